@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// The whole suite, in the order a failure is cheapest to read: types, lint,
+// Node tests, then real-Chromium tests (which need a system Chromium).
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+function run(label, command, args) {
+  console.log(`\n▶ ${label}`);
+  const started = Date.now();
+  const { status } = spawnSync(command, args, {
+    stdio: 'inherit',
+    env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+  });
+  console.log(`  ${label}: ${status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (status !== 0) process.exit(status ?? 1);
+}
+
+if (!existsSync(chromium)) {
+  const isRoot = process.getuid?.() === 0;
+  if (isRoot && existsSync('/usr/bin/apt-get')) {
+    run('install Chromium (apt)', 'sh', ['-c', 'apt-get update -qq && apt-get install -y -qq chromium >/dev/null']);
+  } else {
+    console.error(
+      `No Chromium at ${chromium}: run "sudo apt-get install -y chromium" (or set CHROMIUM_PATH), then npm test again.`,
+    );
+    process.exit(1);
+  }
+}
+
+const bin = (name) => `node_modules/.bin/${name}`;
+run('type-check', bin('tsc'), ['--noEmit']);
+run('lint', bin('biome'), ['check', '.']);
+run('tests (Node + Chromium)', bin('vitest'), ['run']);

@@ -1,0 +1,169 @@
+/**
+ * The typed error family. Every error the store raises on purpose is a
+ * `SessionStoreError` with a stable `code`; the class, `name`, `code` and message
+ * survive the worker boundary (see `toWireError` / `fromWireError`), so
+ * `instanceof` works on the page.
+ */
+
+export type ErrorCode =
+  | 'ALREADY_EXISTS'
+  | 'SESSION_NOT_FOUND'
+  | 'STALE_SESSION'
+  | 'INVALID_INPUT'
+  | 'QUOTA_EXCEEDED'
+  | 'STORE_CLOSED'
+  | 'UPGRADE_BLOCKED'
+  | 'TIMEOUT'
+  | 'STORAGE_ERROR';
+
+export class SessionStoreError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.name = new.target.name;
+  }
+}
+
+/** A session with this id already exists for the same app and user. */
+export class AlreadyExistsError extends SessionStoreError {
+  constructor(message: string) {
+    super('ALREADY_EXISTS', message);
+  }
+}
+
+/** The session does not exist (never created, or deleted). */
+export class SessionNotFoundError extends SessionStoreError {
+  constructor(message: string) {
+    super('SESSION_NOT_FOUND', message);
+  }
+}
+
+/**
+ * The stored session changed after the given session object was loaded or last
+ * appended through. Reload it with `getSession` and retry.
+ */
+export class StaleSessionError extends SessionStoreError {
+  constructor(message: string) {
+    super('STALE_SESSION', message);
+  }
+}
+
+/** The request failed validation; the message names the field and why. Nothing changed. */
+export class InvalidInputError extends SessionStoreError {
+  constructor(message: string) {
+    super('INVALID_INPUT', message);
+  }
+}
+
+/** The origin's storage quota is exhausted; the write was rolled back whole. */
+export class QuotaExceededError extends SessionStoreError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('QUOTA_EXCEEDED', message, options);
+  }
+}
+
+/** The store was closed, its worker died, or another tab upgraded or deleted the database. */
+export class StoreClosedError extends SessionStoreError {
+  constructor(message: string) {
+    super('STORE_CLOSED', message);
+  }
+}
+
+/** A schema upgrade waited too long for other tabs to close their connections. */
+export class UpgradeBlockedError extends SessionStoreError {
+  constructor(message: string) {
+    super('UPGRADE_BLOCKED', message);
+  }
+}
+
+/** A call through the client took longer than its configured timeout. Its outcome is unknown. */
+export class TimeoutError extends SessionStoreError {
+  constructor(message: string) {
+    super('TIMEOUT', message);
+  }
+}
+
+/** IndexedDB failed for a reason outside the other codes; the transaction was rolled back. */
+export class StorageError extends SessionStoreError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('STORAGE_ERROR', message, options);
+  }
+}
+
+const classes: Record<ErrorCode, new (message: string) => SessionStoreError> = {
+  ALREADY_EXISTS: AlreadyExistsError,
+  SESSION_NOT_FOUND: SessionNotFoundError,
+  STALE_SESSION: StaleSessionError,
+  INVALID_INPUT: InvalidInputError,
+  QUOTA_EXCEEDED: QuotaExceededError,
+  STORE_CLOSED: StoreClosedError,
+  UPGRADE_BLOCKED: UpgradeBlockedError,
+  TIMEOUT: TimeoutError,
+  STORAGE_ERROR: StorageError,
+};
+
+/** The structured-clone-safe form of an error. */
+export interface WireError {
+  code: ErrorCode | 'UNKNOWN';
+  name: string;
+  message: string;
+  stack?: string;
+}
+
+export function toWireError(error: unknown): WireError {
+  if (error instanceof SessionStoreError) {
+    return {
+      code: error.code,
+      name: error.name,
+      message: error.message,
+      stack: error.stack,
+    };
+  }
+  if (error instanceof Error) {
+    return {
+      code: 'UNKNOWN',
+      name: error.name,
+      message: error.message,
+      stack: error.stack,
+    };
+  }
+  return { code: 'UNKNOWN', name: 'Error', message: String(error) };
+}
+
+export function fromWireError(wire: WireError): Error {
+  const Class = wire.code === 'UNKNOWN' ? undefined : classes[wire.code];
+  const error = Class ? new Class(wire.message) : new Error(wire.message);
+  if (!Class) error.name = wire.name;
+  if (wire.stack) error.stack = wire.stack;
+  return error;
+}
+
+function isQuotaError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'QuotaExceededError';
+}
+
+/**
+ * Maps whatever IndexedDB threw (a DOMException, an abort whose cause is a quota
+ * error, ...) onto the family. Errors already in the family pass through.
+ */
+export function normalizeStorageError(error: unknown, transaction?: { error: unknown }): Error {
+  if (error instanceof SessionStoreError) return error;
+  const cause = transaction?.error ?? error;
+  if (isQuotaError(cause) || isQuotaError(error)) {
+    return new QuotaExceededError('storage quota exceeded: the write was rolled back', { cause });
+  }
+  if (error instanceof Error && error.name === 'InvalidStateError') {
+    return new StoreClosedError(`the database connection is closed (${error.message})`);
+  }
+  if (error instanceof Error && (error.name === 'AbortError' || error.name === 'UnknownError')) {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    return new StorageError(`IndexedDB transaction failed: ${detail}`, {
+      cause,
+    });
+  }
+  if (error instanceof Error && error.name === 'DataCloneError') {
+    return new InvalidInputError(`value cannot be stored: ${error.message}`);
+  }
+  return error instanceof Error ? error : new StorageError(String(error));
+}

@@ -1,0 +1,219 @@
+/**
+ * The ADK-shaped front over a backend (an engine in this thread, or one in a
+ * worker behind a Comlink proxy). It validates every request before anything
+ * is sent, remembers which stored revision each session object it handed out
+ * is at, queues appends per session so that one page's concurrent appends to a
+ * session all succeed in call order, and applies each stored event to the
+ * caller's `session` object in place, as ADK's Runner requires.
+ */
+import { fromWireError } from './errors.js';
+import type { AppendBatch, Backend, LoadedSession, SessionRef } from './protocol.js';
+import {
+  appendEventRequestSchema,
+  appStateRequestSchema,
+  createSessionRequestSchema,
+  getSessionRequestSchema,
+  listSessionsRequestSchema,
+  sessionKeySchema,
+  userStateRequestSchema,
+  validate,
+} from './schema.js';
+import { applyDelta, hasTempKeys, withoutTemp } from './state.js';
+import type {
+  AppendEventRequest,
+  AppStateRequest,
+  CreateSessionRequest,
+  DeleteSessionRequest,
+  Durability,
+  Event,
+  GetSessionRequest,
+  ListSessionsRequest,
+  ListSessionsResponse,
+  Session,
+  SessionService,
+  UserStateRequest,
+} from './types.js';
+
+interface QueuedAppend {
+  session: Session;
+  event: Event;
+  /** The delta as given, `temp:` keys included: the session object sees them. */
+  delta: Record<string, unknown> | undefined;
+  durability: Durability | undefined;
+  resolve: (event: Event) => void;
+  reject: (error: unknown) => void;
+}
+
+const strictness: Record<Durability, number> = {
+  relaxed: 0,
+  default: 1,
+  strict: 2,
+};
+
+export class SessionFront implements SessionService {
+  /** The stored revision each session object handed out (or appended through) is at. */
+  private readonly refs = new WeakMap<Session, SessionRef>();
+  private readonly queues = new Map<string, QueuedAppend[]>();
+  private readonly draining = new Set<Promise<void>>();
+
+  constructor(protected readonly backend: Backend) {}
+
+  private adopt({ session, ref }: LoadedSession): Session {
+    this.refs.set(session, ref);
+    return session;
+  }
+
+  async createSession(request: CreateSessionRequest): Promise<Session> {
+    return this.adopt(await this.backend.createSession(validate('createSession', createSessionRequestSchema, request)));
+  }
+
+  async getSession(request: GetSessionRequest): Promise<Session | undefined> {
+    const loaded = await this.backend.getSession(validate('getSession', getSessionRequestSchema, request));
+    return loaded && this.adopt(loaded);
+  }
+
+  async getOrCreateSession(request: CreateSessionRequest): Promise<Session> {
+    const valid = validate('getOrCreateSession', createSessionRequestSchema, request);
+    if (valid.sessionId === undefined) return this.createSession(valid);
+    const key = {
+      appName: valid.appName,
+      userId: valid.userId,
+      sessionId: valid.sessionId,
+    };
+    const found = await this.getSession(key);
+    if (found) return found;
+    try {
+      return await this.createSession(valid);
+    } catch (error) {
+      // Lost a race with another creator of the same id: theirs is the session.
+      const winner = (error as { code?: string }).code === 'ALREADY_EXISTS' ? await this.getSession(key) : undefined;
+      if (winner) return winner;
+      throw error;
+    }
+  }
+
+  async listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse> {
+    const { refs, ...listed } = await this.backend.listSessions(
+      validate('listSessions', listSessionsRequestSchema, request),
+    );
+    listed.sessions.forEach((session, i) => {
+      this.refs.set(session, refs[i] as SessionRef);
+    });
+    return listed;
+  }
+
+  async deleteSession(request: DeleteSessionRequest): Promise<void> {
+    await this.backend.deleteSession(validate('deleteSession', sessionKeySchema, request));
+  }
+
+  /**
+   * Stores `event` in `session` and updates `session` in place. Appends to one
+   * session are sent in call order; those waiting together go as one batch.
+   */
+  appendEvent(request: AppendEventRequest): Promise<Event> {
+    let durability: Durability | undefined;
+    try {
+      durability = validate('appendEvent', appendEventRequestSchema, request).durability;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const { session, event } = request;
+    if (event.partial) return Promise.resolve(event);
+    const delta = event.actions?.stateDelta;
+    if (delta && hasTempKeys(delta) && event.actions) {
+      // As ADK does: the event keeps no `temp:` keys; the session object still sees them.
+      event.actions.stateDelta = withoutTemp(delta);
+    }
+    const key = `${session.appName}\u0000${session.userId}\u0000${session.id}`;
+    return new Promise((resolve, reject) => {
+      const item: QueuedAppend = {
+        session,
+        event,
+        delta,
+        durability,
+        resolve,
+        reject,
+      };
+      const queue = this.queues.get(key);
+      if (queue) queue.push(item);
+      else {
+        this.queues.set(key, [item]);
+        const drained = this.drain(key).finally(() => this.draining.delete(drained));
+        this.draining.add(drained);
+      }
+    });
+  }
+
+  /** Sends a session's queued appends, one batch at a time, until none are left. */
+  private async drain(key: string): Promise<void> {
+    const queue = this.queues.get(key) as QueuedAppend[];
+    // Appends issued in the same turn join the first batch.
+    await Promise.resolve();
+    while (queue.length > 0) {
+      const head = queue[0] as QueuedAppend;
+      let n = 1;
+      while (n < queue.length && (queue[n] as QueuedAppend).session === head.session) n++;
+      const run = queue.splice(0, n);
+      await this.send(head.session, run);
+    }
+    this.queues.delete(key);
+  }
+
+  private async send(session: Session, run: QueuedAppend[]): Promise<void> {
+    let durability: Durability | undefined;
+    for (const item of run) {
+      if (item.durability && (!durability || strictness[item.durability] > strictness[durability])) {
+        durability = item.durability;
+      }
+    }
+    const batch: AppendBatch = {
+      appName: session.appName,
+      userId: session.userId,
+      sessionId: session.id,
+      ref: this.refs.get(session) ?? null,
+      lastUpdateTime: session.lastUpdateTime,
+      events: run.map((item) => item.event),
+      ...(durability ? { durability } : {}),
+    };
+    let outcome: Awaited<ReturnType<Backend['appendEvents']>>;
+    try {
+      outcome = await this.backend.appendEvents(batch);
+    } catch (error) {
+      for (const item of run) item.reject(error);
+      return;
+    }
+    this.refs.set(session, outcome.ref);
+    run.forEach((item, i) => {
+      const failure = outcome.results[i];
+      if (failure) {
+        item.reject(fromWireError(failure));
+        return;
+      }
+      applyToSession(session, item.event, item.delta);
+      item.resolve(item.event);
+    });
+    session.lastUpdateTime = outcome.lastUpdateTime;
+  }
+
+  async getUserState(request: UserStateRequest): Promise<Record<string, unknown>> {
+    return this.backend.getUserState(validate('getUserState', userStateRequestSchema, request));
+  }
+
+  async getAppState(request: AppStateRequest): Promise<Record<string, unknown>> {
+    return this.backend.getAppState(validate('getAppState', appStateRequestSchema, request));
+  }
+
+  /** Lets queued appends finish, then closes the backend. */
+  async close(): Promise<void> {
+    while (this.draining.size > 0) await Promise.all(this.draining);
+    await this.backend.close();
+  }
+}
+
+/** The in-place update ADK's Runner relies on: the event replaces its namesake or is appended. */
+function applyToSession(session: Session, event: Event, delta: Record<string, unknown> | undefined): void {
+  const at = session.events.findIndex((e) => e.id === event.id);
+  if (at >= 0) session.events[at] = event;
+  else session.events.push(event);
+  if (delta) applyDelta(session.state, delta);
+}

@@ -1,0 +1,45 @@
+/**
+ * idb-adk-sessions: an offline session store for in-browser agent apps, with
+ * the method shapes of Google ADK's `BaseSessionService`.
+ */
+export {
+  AlreadyExistsError,
+  type ErrorCode,
+  InvalidInputError,
+  QuotaExceededError,
+  SessionNotFoundError,
+  SessionStoreError,
+  StaleSessionError,
+  StorageError,
+  StoreClosedError,
+  TimeoutError,
+  UpgradeBlockedError,
+} from './errors.js';
+export { MAX_JSON_DEPTH } from './json.js';
+export type { StoreChange } from './protocol.js';
+export { MAX_ID_LENGTH, MAX_RECORD_SIZE } from './schema.js';
+export { APP_PREFIX, TEMP_PREFIX, USER_PREFIX } from './state.js';
+export { DEFAULT_DB_NAME } from './store/engine.js';
+export {
+  IndexedDbSessionService,
+  type IndexedDbSessionServiceOptions,
+} from './store/indexeddb-session-service.js';
+export type {
+  AppendEventRequest,
+  AppStateRequest,
+  Content,
+  CreateSessionRequest,
+  DeleteSessionRequest,
+  Durability,
+  Event,
+  EventActions,
+  GetSessionConfig,
+  GetSessionRequest,
+  ListSessionsRequest,
+  ListSessionsResponse,
+  Part,
+  Session,
+  SessionKey,
+  SessionService,
+  UserStateRequest,
+} from './types.js';

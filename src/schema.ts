@@ -1,0 +1,187 @@
+/**
+ * zod schemas for everything that crosses the store's boundary: the single source
+ * of runtime validation and of the public data types.
+ *
+ * Data values (state, events) are checked by `checkJson` inside a refinement and
+ * are never taken from zod's output: zod copies objects and drops `__proto__`
+ * keys, while the store keeps every key as written.
+ */
+import { z } from 'zod';
+import { InvalidInputError } from './errors.js';
+import { checkJson, isPlainObject, type JsonProblem } from './json.js';
+
+/** Longest accepted `appName`, `userId`, session id or event id, in UTF-16 code units. */
+export const MAX_ID_LENGTH = 1024;
+/** Largest accepted event or initial state, measured as JSON characters. */
+export const MAX_RECORD_SIZE = 8 * 1024 * 1024;
+
+const id = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`)
+  .refine((s) => s.trim() === s, 'must not have surrounding whitespace');
+
+function addJsonIssue(ctx: z.RefinementCtx, problem: JsonProblem): void {
+  ctx.addIssue({ code: 'custom', message: problem.why, path: problem.path });
+}
+
+function measuredJson(value: unknown, ctx: z.RefinementCtx): void {
+  const measure = { size: 0 };
+  const problem = checkJson(value, measure);
+  if (problem) addJsonIssue(ctx, problem);
+  else if (measure.size > MAX_RECORD_SIZE) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `is larger than the ${MAX_RECORD_SIZE}-character limit`,
+    });
+  }
+}
+
+/** A plain object of JSON values; keys are kept exactly, `__proto__` included. */
+const jsonObject = z.custom<Record<string, unknown>>(isPlainObject, 'must be a plain object');
+
+const stateObject = jsonObject.superRefine(measuredJson);
+
+const functionCall = z.object({
+  id: z.string().optional(),
+  name: z.string().optional(),
+  args: z.record(z.string(), z.unknown()).optional(),
+});
+
+const functionResponse = z.object({
+  id: z.string().optional(),
+  name: z.string().optional(),
+  response: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** One part of a message. Unknown kinds of part are kept as they are. */
+export const partSchema = z.object({
+  text: z.string().optional(),
+  thought: z.boolean().optional(),
+  functionCall: functionCall.optional(),
+  functionResponse: functionResponse.optional(),
+  inlineData: z.object({ mimeType: z.string().optional(), data: z.string().optional() }).optional(),
+  fileData: z.object({ mimeType: z.string().optional(), fileUri: z.string().optional() }).optional(),
+});
+
+export const contentSchema = z.object({
+  role: z.string().optional(),
+  parts: z.array(partSchema).optional(),
+});
+
+export const eventActionsSchema = z.object({
+  stateDelta: jsonObject.optional(),
+  artifactDelta: z.record(z.string(), z.number()).optional(),
+  requestedAuthConfigs: z.record(z.string(), z.unknown()).optional(),
+  requestedToolConfirmations: z.record(z.string(), z.unknown()).optional(),
+  transferToAgent: z.string().optional(),
+  escalate: z.boolean().optional(),
+  skipSummarization: z.boolean().optional(),
+  endOfAgent: z.boolean().optional(),
+});
+
+/**
+ * An ADK event. Only `id` and `timestamp` (epoch ms) are required; every other
+ * field, known or not, is stored and returned unchanged.
+ */
+export const eventShape = z.object({
+  id,
+  invocationId: z.string().optional(),
+  author: z.string().optional(),
+  timestamp: z.number().nonnegative('must not be negative'),
+  content: contentSchema.optional(),
+  actions: eventActionsSchema.optional(),
+  partial: z.boolean().optional(),
+  turnComplete: z.boolean().optional(),
+  branch: z.string().optional(),
+  longRunningToolIds: z.array(z.string()).optional(),
+  errorCode: z.string().optional(),
+  errorMessage: z.string().optional(),
+  interrupted: z.boolean().optional(),
+  usageMetadata: z.unknown().optional(),
+  groundingMetadata: z.unknown().optional(),
+  customMetadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+/**
+ * The plain-JSON check must see the raw input: refinements on an object schema
+ * get zod's copy, which has already dropped unknown and `__proto__` keys.
+ */
+export const eventSchema = z.unknown().superRefine(measuredJson).pipe(eventShape);
+
+export const sessionKeySchema = z.object({
+  appName: id,
+  userId: id,
+  sessionId: id,
+});
+
+export const createSessionRequestSchema = z.object({
+  appName: id,
+  userId: id,
+  state: stateObject.optional(),
+  sessionId: id.optional(),
+});
+
+export const getSessionConfigSchema = z.object({
+  numRecentEvents: z.number().int('must be an integer').nonnegative('must not be negative').optional(),
+  afterTimestamp: z.number().optional(),
+});
+
+export const getSessionRequestSchema = sessionKeySchema.extend({
+  config: getSessionConfigSchema.optional(),
+});
+
+export const listSessionsRequestSchema = z
+  .object({
+    appName: id,
+    userId: id.optional(),
+    limit: z.number().int('must be an integer').nonnegative('must not be negative').optional(),
+    offset: z.number().int('must be an integer').nonnegative('must not be negative').optional(),
+    page: z.number().int('must be an integer').min(1, 'must be at least 1').optional(),
+    order: z.enum(['asc', 'desc']).optional(),
+  })
+  .refine((r) => r.page === undefined || r.limit !== undefined, {
+    message: 'needs `limit` to be set',
+    path: ['page'],
+  });
+
+/** The parts of a session object that `appendEvent` reads. */
+export const sessionSchema = z.object({
+  id,
+  appName: id,
+  userId: id,
+  state: jsonObject,
+  events: z.array(z.unknown()),
+  lastUpdateTime: z.number(),
+});
+
+export const durabilitySchema = z.enum(['strict', 'relaxed', 'default']);
+
+export const appendEventRequestSchema = z.object({
+  session: sessionSchema,
+  event: eventSchema,
+  durability: durabilitySchema.optional(),
+});
+
+export const userStateRequestSchema = z.object({ appName: id, userId: id });
+export const appStateRequestSchema = z.object({ appName: id });
+
+function formatPath(path: PropertyKey[]): string {
+  return path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+    .join('')
+    .replace(/^\./, '');
+}
+
+/**
+ * Validates `input` against `schema`, throwing an `InvalidInputError` that names
+ * the operation, the field and the reason. Returns zod's output, in which data
+ * values (state, events) are the caller's own objects, not copies.
+ */
+export function validate<S extends z.ZodType>(operation: string, schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const where = issue && issue.path.length > 0 ? formatPath(issue.path) : 'request';
+  throw new InvalidInputError(`${operation}: ${where}: ${issue?.message ?? 'is invalid'}`);
+}

@@ -1,0 +1,189 @@
+/**
+ * Group commit: every append batch waiting at one moment, for any sessions, is
+ * written in a single readwrite transaction. IndexedDB's cost is per
+ * transaction, not per record, so this is where append throughput comes from.
+ *
+ * Correctness lives inside the transaction, not in any in-memory queue: each
+ * batch re-reads its session record, checks the revision (the stale check),
+ * assigns sequence numbers from the record's counter and writes events, state
+ * scopes and the session record together. IndexedDB serialises overlapping
+ * readwrite transactions across tabs, so this holds for every tab and instance.
+ */
+import type { IDBPDatabase, IDBPTransaction } from 'idb';
+import { SessionNotFoundError, StaleSessionError, toWireError, type WireError } from '../errors.js';
+import type { AppendBatch, AppendOutcome, StoreChange } from '../protocol.js';
+import { applyDelta, hasTempKeys, isEmpty, splitDelta, withoutTemp } from '../state.js';
+import type { Event } from '../types.js';
+import type { AppRecord, SessionRecord, StoreSchema, UserRecord } from './records.js';
+
+type Tx = IDBPTransaction<StoreSchema, ('sessions' | 'events' | 'appState' | 'userState')[], 'readwrite'>;
+
+export interface GroupResult {
+  outcome?: AppendOutcome;
+  error?: Error;
+  change?: StoreChange;
+}
+
+/** Request promises are settled through `tx.done`; their own rejections on abort are expected. */
+const ignore = (): void => {};
+const sessionKey = (b: AppendBatch): [string, string, string] => [b.appName, b.userId, b.sessionId];
+const keyString = (parts: readonly string[]): string => parts.join('\u0000');
+
+/** The stored form of an event: `temp:` keys never reach the database. */
+function storable(event: Event): Event {
+  const delta = event.actions?.stateDelta;
+  if (!delta || !hasTempKeys(delta)) return event;
+  return {
+    ...event,
+    actions: { ...event.actions, stateDelta: withoutTemp(delta) },
+  };
+}
+
+/**
+ * Writes `batches` in one transaction. Resolves with one result per batch: a
+ * stale or unknown session fails its own batch only. Must reject (and so fail
+ * every batch) if the transaction aborts: then nothing of the group is stored.
+ */
+export async function commitGroup(
+  db: IDBPDatabase<StoreSchema>,
+  batches: AppendBatch[],
+  durability: IDBTransactionDurability,
+): Promise<GroupResult[]> {
+  const tx: Tx = db.transaction(['sessions', 'events', 'appState', 'userState'], 'readwrite', { durability });
+  const sessions = tx.objectStore('sessions');
+  const events = tx.objectStore('events');
+  const byId = events.index('byId');
+
+  // Issue every read up front so they pipeline; no await on anything but IndexedDB below.
+  const records = new Map<string, Promise<SessionRecord | undefined>>();
+  const apps = new Map<string, Promise<AppRecord | undefined>>();
+  const users = new Map<string, Promise<UserRecord | undefined>>();
+  for (const b of batches) {
+    const key = sessionKey(b);
+    const k = keyString(key);
+    if (!records.has(k)) records.set(k, sessions.get(key));
+    if (!apps.has(b.appName)) apps.set(b.appName, tx.objectStore('appState').get(b.appName));
+    const uk = keyString([b.appName, b.userId]);
+    if (!users.has(uk)) users.set(uk, tx.objectStore('userState').get([b.appName, b.userId]));
+  }
+  const current = new Map<string, SessionRecord | undefined>();
+  for (const [k, p] of records) current.set(k, await p);
+
+  // Existing positions of event ids (an event whose id is stored replaces it in place).
+  const existing = new Map<string, Promise<[string, number] | undefined>>();
+  for (const b of batches) {
+    const rec = current.get(keyString(sessionKey(b)));
+    if (!rec) continue;
+    for (const e of b.events) {
+      const k = keyString([rec.uid, e.id]);
+      if (!existing.has(k)) existing.set(k, byId.getKey([rec.uid, e.id]));
+    }
+  }
+  const seqOf = new Map<string, number>();
+  for (const [k, p] of existing) {
+    const found = await p;
+    if (found) seqOf.set(k, found[1]);
+  }
+  const appRecords = new Map<string, AppRecord>();
+  for (const [name, p] of apps) appRecords.set(name, (await p) ?? { appName: name, state: {}, sessionCount: 0 });
+  const userRecords = new Map<string, UserRecord>();
+  for (const [k, p] of users) {
+    const [appName, userId] = k.split('\u0000') as [string, string];
+    userRecords.set(k, (await p) ?? { appName, userId, state: {}, sessionCount: 0 });
+  }
+  const dirtyApps = new Set<string>();
+  const dirtyUsers = new Set<string>();
+  const dirtySessions = new Set<string>();
+
+  const results: GroupResult[] = batches.map((b) => {
+    const k = keyString(sessionKey(b));
+    const rec = current.get(k);
+    if (!rec) {
+      return {
+        error: new SessionNotFoundError(
+          `session "${b.sessionId}" not found for app "${b.appName}" and user "${b.userId}"`,
+        ),
+      };
+    }
+    const stale = b.ref
+      ? b.ref.uid !== rec.uid || b.ref.revision !== rec.revision
+      : rec.lastUpdateTime > b.lastUpdateTime;
+    if (stale) {
+      return {
+        error: new StaleSessionError(
+          `session "${b.sessionId}" was modified in storage after this copy was loaded (stored revision ${rec.revision}); reload it with getSession and retry`,
+        ),
+      };
+    }
+    const userKey = keyString([b.appName, b.userId]);
+    const eventResults: (WireError | null)[] = [];
+    const storedIds: string[] = [];
+    for (const event of b.events) {
+      const idKey = keyString([rec.uid, event.id]);
+      const known = seqOf.get(idKey);
+      const seq = known ?? rec.nextSeq;
+      try {
+        events
+          .put({
+            uid: rec.uid,
+            seq,
+            id: event.id,
+            timestamp: event.timestamp,
+            event: storable(event),
+          })
+          .catch(ignore);
+      } catch (error) {
+        // A value the structured clone rejects fails alone; the rest of the group goes on.
+        eventResults.push(toWireError(error));
+        continue;
+      }
+      if (known === undefined) {
+        seqOf.set(idKey, seq);
+        rec.nextSeq++;
+        rec.eventCount++;
+      }
+      rec.revision++;
+      rec.lastUpdateTime = event.timestamp;
+      const scoped = splitDelta(event.actions?.stateDelta);
+      if (!isEmpty(scoped.session)) applyDelta(rec.state, scoped.session);
+      if (!isEmpty(scoped.app)) {
+        applyDelta((appRecords.get(b.appName) as AppRecord).state, scoped.app);
+        dirtyApps.add(b.appName);
+      }
+      if (!isEmpty(scoped.user)) {
+        applyDelta((userRecords.get(userKey) as UserRecord).state, scoped.user);
+        dirtyUsers.add(userKey);
+      }
+      eventResults.push(null);
+      storedIds.push(event.id);
+    }
+    if (storedIds.length > 0) dirtySessions.add(k);
+    const outcome: AppendOutcome = {
+      ref: { uid: rec.uid, revision: rec.revision },
+      lastUpdateTime: rec.lastUpdateTime,
+      results: eventResults,
+    };
+    const change: StoreChange = {
+      type: 'appended',
+      appName: b.appName,
+      userId: b.userId,
+      sessionId: b.sessionId,
+      revision: rec.revision,
+      lastUpdateTime: rec.lastUpdateTime,
+      eventIds: storedIds,
+    };
+    return storedIds.length > 0 ? { outcome, change } : { outcome };
+  });
+
+  for (const k of dirtySessions) sessions.put(current.get(k) as SessionRecord).catch(ignore);
+  for (const name of dirtyApps)
+    tx.objectStore('appState')
+      .put(appRecords.get(name) as AppRecord)
+      .catch(ignore);
+  for (const k of dirtyUsers)
+    tx.objectStore('userState')
+      .put(userRecords.get(k) as UserRecord)
+      .catch(ignore);
+  await tx.done;
+  return results;
+}

@@ -1,0 +1,98 @@
+/**
+ * Opening the database: the versioned schema, its upgrade steps, and what
+ * happens when other connections get in the way.
+ */
+import { type IDBPDatabase, wrap } from 'idb';
+import { StoreClosedError, UpgradeBlockedError } from '../errors.js';
+import type { StoreSchema } from './records.js';
+
+/**
+ * Upgrade steps: entry `n` turns a version `n - 1` database into version `n`.
+ * Append a step for every schema change; never edit a released one. A test opens
+ * a database built by a fixture of every earlier layout.
+ */
+const upgrades: ((db: IDBDatabase, tx: IDBTransaction) => void)[] = [
+  () => {},
+  (db) => {
+    const sessions = db.createObjectStore('sessions', {
+      keyPath: ['appName', 'userId', 'id'],
+    });
+    sessions.createIndex('byAppTime', ['appName', 'lastUpdateTime', 'id', 'userId'], { unique: true });
+    sessions.createIndex('byUserTime', ['appName', 'userId', 'lastUpdateTime', 'id'], { unique: true });
+    const events = db.createObjectStore('events', { keyPath: ['uid', 'seq'] });
+    events.createIndex('byId', ['uid', 'id'], { unique: true });
+    events.createIndex('byTime', ['uid', 'timestamp']);
+    db.createObjectStore('appState', { keyPath: 'appName' });
+    db.createObjectStore('userState', { keyPath: ['appName', 'userId'] });
+  },
+];
+
+export const SCHEMA_VERSION = upgrades.length - 1;
+
+export interface OpenOptions {
+  indexedDB: IDBFactory;
+  name: string;
+  /** How long to wait for other tabs to release an older version before failing. */
+  blockedTimeoutMs: number;
+  /** Called once if the open connection is later closed from outside (upgrade, deletion, browser). */
+  onExternalClose: (error: StoreClosedError) => void;
+}
+
+/**
+ * Opens (creating or upgrading) the database. Must reject with
+ * `UpgradeBlockedError` rather than hang when another connection blocks the
+ * upgrade for longer than `blockedTimeoutMs`; a connection that opens after that
+ * is closed at once, so it cannot block anyone in turn.
+ */
+export function openDatabase(options: OpenOptions): Promise<IDBPDatabase<StoreSchema>> {
+  const { indexedDB, name, blockedTimeoutMs, onExternalClose } = options;
+  let request: IDBOpenDBRequest;
+  try {
+    request = indexedDB.open(name, SCHEMA_VERSION);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  request.addEventListener('upgradeneeded', (event) => {
+    const db = request.result;
+    const tx = request.transaction as IDBTransaction;
+    for (let version = event.oldVersion + 1; version <= SCHEMA_VERSION; version++) {
+      upgrades[version]?.(db, tx);
+    }
+  });
+
+  let timedOut = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const blocked = new Promise<never>((_, reject) => {
+    request.addEventListener('blocked', () => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        reject(
+          new UpgradeBlockedError(
+            `opening database "${name}" at version ${SCHEMA_VERSION} was blocked for ${blockedTimeoutMs} ms by another tab holding an older version open; close or reload the other tabs`,
+          ),
+        );
+      }, blockedTimeoutMs);
+    });
+  });
+
+  const opened = (wrap(request) as unknown as Promise<IDBPDatabase<StoreSchema>>).then((db) => {
+    clearTimeout(timer);
+    if (timedOut) {
+      db.close();
+      return db;
+    }
+    db.addEventListener('versionchange', () => {
+      db.close();
+      onExternalClose(
+        new StoreClosedError(
+          `database "${name}" was closed because another tab is upgrading or deleting it; reload to continue`,
+        ),
+      );
+    });
+    db.addEventListener('close', () => {
+      onExternalClose(new StoreClosedError(`database "${name}" was closed by the browser`));
+    });
+    return db;
+  });
+  return Promise.race([opened, blocked]);
+}

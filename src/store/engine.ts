@@ -1,0 +1,413 @@
+/**
+ * The store engine: the session service in terms of keys and revisions. It owns
+ * the database connection and is what a worker exposes. It trusts its input:
+ * callers validate first (the in-thread front does; the worker host does for
+ * anything arriving over a port).
+ */
+import type { IDBPDatabase } from 'idb';
+import { AlreadyExistsError, normalizeStorageError, StoreClosedError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { AppendBatch, AppendOutcome, Backend, ListedSessions, LoadedSession, StoreChange } from '../protocol.js';
+import { applyDelta, mergeState, type StateRecord, splitDelta } from '../state.js';
+import type {
+  AppStateRequest,
+  CreateSessionRequest,
+  DeleteSessionRequest,
+  Durability,
+  GetSessionRequest,
+  ListSessionsRequest,
+  Session,
+  UserStateRequest,
+} from '../types.js';
+import { commitGroup, type GroupResult } from './append.js';
+import { openDatabase } from './database.js';
+import { readEvents, readPage } from './reads.js';
+import { ALL_STORES, type AppRecord, type SessionRecord, type StoreSchema, type UserRecord } from './records.js';
+
+export interface EngineOptions {
+  /** Database name. Default `'adk-sessions'`. */
+  dbName?: string;
+  /** The IndexedDB to use. Default `globalThis.indexedDB`. */
+  indexedDB?: IDBFactory;
+  /**
+   * Durability of appends unless an append says otherwise. Default `'relaxed'`:
+   * a committed append survives a tab, worker or browser crash; `'strict'` also
+   * survives a power cut, at several times the latency per transaction.
+   */
+  durability?: Durability;
+  /** How long a schema upgrade waits for other tabs before `UpgradeBlockedError`. Default 5000 ms. */
+  blockedTimeoutMs?: number;
+}
+
+interface Pending {
+  batch: AppendBatch;
+  resolve: (outcome: AppendOutcome) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Most batches one group-commit transaction takes; the rest wait for the next. */
+const MAX_GROUP = 512;
+const strictness: Record<Durability, number> = {
+  relaxed: 0,
+  default: 1,
+  strict: 2,
+};
+
+export const DEFAULT_DB_NAME = 'adk-sessions';
+
+export class StoreEngine implements Backend {
+  readonly dbName: string;
+  private readonly factory: IDBFactory;
+  private readonly durability: Durability;
+  private readonly blockedTimeoutMs: number;
+  private connection: Promise<IDBPDatabase<StoreSchema>> | undefined;
+  private closedError: StoreClosedError | undefined;
+  private pending: Pending[] = [];
+  private flushing: Promise<void> | undefined;
+  private readonly listeners = new Set<(change: StoreChange) => void>();
+
+  constructor(options: EngineOptions = {}) {
+    this.dbName = options.dbName ?? DEFAULT_DB_NAME;
+    const factory = options.indexedDB ?? globalThis.indexedDB;
+    if (!factory) throw new StoreClosedError('no IndexedDB in this environment: pass `indexedDB`');
+    this.factory = factory;
+    this.durability = options.durability ?? 'relaxed';
+    this.blockedTimeoutMs = options.blockedTimeoutMs ?? 5000;
+  }
+
+  /** Calls `listener` after every committed change made through this engine. Returns an unsubscribe function. */
+  onChange(listener: (change: StoreChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(change: StoreChange): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        // A listener's failure must not undo or hide a committed write.
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+  }
+
+  private db(): Promise<IDBPDatabase<StoreSchema>> {
+    if (this.closedError) return Promise.reject(this.closedError);
+    if (!this.connection) {
+      const opening = openDatabase({
+        indexedDB: this.factory,
+        name: this.dbName,
+        blockedTimeoutMs: this.blockedTimeoutMs,
+        onExternalClose: (error) => {
+          this.closedError ??= error;
+        },
+      });
+      this.connection = opening;
+      // A failed open (blocked, refused) is retried by the next call.
+      opening.catch(() => {
+        if (this.connection === opening) this.connection = undefined;
+      });
+    }
+    return this.connection;
+  }
+
+  /** Runs `work` and turns whatever IndexedDB threw into the typed family. */
+  private async run<T>(work: (db: IDBPDatabase<StoreSchema>) => Promise<T>): Promise<T> {
+    const db = await this.db();
+    try {
+      return await work(db);
+    } catch (error) {
+      throw this.closedError && !(error instanceof AlreadyExistsError)
+        ? this.closedError
+        : normalizeStorageError(error);
+    }
+  }
+
+  async createSession(request: CreateSessionRequest): Promise<LoadedSession> {
+    const { appName, userId } = request;
+    const id = request.sessionId ?? newId();
+    const now = Date.now();
+    // A private copy: the returned session must share nothing with the request.
+    const scoped = splitDelta(request.state && structuredClone(request.state));
+    const loaded = await this.run(async (db) => {
+      const tx = db.transaction(['sessions', 'appState', 'userState'], 'readwrite');
+      const sessions = tx.objectStore('sessions');
+      const [exists, app, user] = await Promise.all([
+        sessions.getKey([appName, userId, id]),
+        tx.objectStore('appState').get(appName),
+        tx.objectStore('userState').get([appName, userId]),
+      ]);
+      if (exists) {
+        tx.abort();
+        await tx.done.catch(() => {});
+        throw new AlreadyExistsError(`session "${id}" already exists for app "${appName}" and user "${userId}"`);
+      }
+      const appRecord: AppRecord = app ?? {
+        appName,
+        state: {},
+        sessionCount: 0,
+      };
+      const userRecord: UserRecord = user ?? {
+        appName,
+        userId,
+        state: {},
+        sessionCount: 0,
+      };
+      Object.assign(appRecord, { sessionCount: appRecord.sessionCount + 1 });
+      Object.assign(userRecord, { sessionCount: userRecord.sessionCount + 1 });
+      applyDelta(appRecord.state, scoped.app);
+      applyDelta(userRecord.state, scoped.user);
+      const record: SessionRecord = {
+        appName,
+        userId,
+        id,
+        uid: newId(),
+        state: scoped.session,
+        createTime: now,
+        lastUpdateTime: now,
+        revision: 0,
+        nextSeq: 0,
+        eventCount: 0,
+      };
+      sessions.add(record).catch(() => {});
+      tx.objectStore('appState')
+        .put(appRecord)
+        .catch(() => {});
+      tx.objectStore('userState')
+        .put(userRecord)
+        .catch(() => {});
+      try {
+        await tx.done;
+      } catch (error) {
+        if (error instanceof Error && error.name === 'ConstraintError') {
+          throw new AlreadyExistsError(`session "${id}" already exists for app "${appName}" and user "${userId}"`);
+        }
+        throw error;
+      }
+      return toLoaded(record, appRecord.state, userRecord.state, []);
+    });
+    this.emit({
+      type: 'created',
+      appName,
+      userId,
+      sessionId: id,
+      revision: 0,
+      lastUpdateTime: now,
+      eventIds: [],
+    });
+    return loaded;
+  }
+
+  getSession(request: GetSessionRequest): Promise<LoadedSession | undefined> {
+    return this.run(async (db) => {
+      const tx = db.transaction(ALL_STORES, 'readonly');
+      const record = await tx.objectStore('sessions').get([request.appName, request.userId, request.sessionId]);
+      if (!record) return undefined;
+      const [app, user, events] = await Promise.all([
+        tx.objectStore('appState').get(request.appName),
+        tx.objectStore('userState').get([request.appName, request.userId]),
+        readEvents(tx, record, request.config),
+      ]);
+      return toLoaded(
+        record,
+        app?.state ?? {},
+        user?.state ?? {},
+        events.map((e) => e.event),
+      );
+    });
+  }
+
+  listSessions(request: ListSessionsRequest): Promise<ListedSessions> {
+    const { appName, userId, limit, offset, page, order } = request;
+    return this.run(async (db) => {
+      const tx = db.transaction(ALL_STORES, 'readonly');
+      const sessions = tx.objectStore('sessions');
+      const [app, owner] = await Promise.all([
+        tx.objectStore('appState').get(appName),
+        userId === undefined ? undefined : tx.objectStore('userState').get([appName, userId]),
+      ]);
+      const totalItems = (userId === undefined ? app?.sessionCount : owner?.sessionCount) ?? 0;
+      let start: number;
+      let take: number;
+      let pageOut: number;
+      let limitOut: number;
+      let totalPages: number;
+      if (limit !== undefined) {
+        start = page !== undefined ? (page - 1) * limit : (offset ?? 0);
+        take = limit;
+        pageOut = page ?? (limit === 0 ? 1 : Math.floor(start / limit) + 1);
+        limitOut = limit;
+        totalPages = limit === 0 ? 0 : Math.ceil(totalItems / limit);
+      } else {
+        start = offset ?? 0;
+        take = Number.POSITIVE_INFINITY;
+        pageOut = 1;
+        limitOut = totalItems;
+        totalPages = totalItems === 0 ? 0 : 1;
+      }
+      const records =
+        userId === undefined
+          ? await readPage(sessions.index('byAppTime'), [appName], order ?? 'asc', start, take)
+          : await readPage(sessions.index('byUserTime'), [appName, userId], order ?? 'asc', start, take);
+      const userStates = new Map<string, StateRecord>();
+      if (userId !== undefined) userStates.set(userId, owner?.state ?? {});
+      else {
+        const ids = [...new Set(records.map((r) => r.userId))];
+        const found = await Promise.all(ids.map((u) => tx.objectStore('userState').get([appName, u])));
+        ids.forEach((u, i) => {
+          userStates.set(u, found[i]?.state ?? {});
+        });
+      }
+      const loaded = records.map((r) => toLoaded(r, app?.state ?? {}, userStates.get(r.userId) ?? {}, []));
+      return {
+        sessions: loaded.map((l) => l.session),
+        refs: loaded.map((l) => l.ref),
+        page: pageOut,
+        limit: limitOut,
+        totalItems,
+        totalPages,
+      };
+    });
+  }
+
+  async deleteSession(request: DeleteSessionRequest): Promise<void> {
+    const { appName, userId, sessionId } = request;
+    const deleted = await this.run(async (db) => {
+      const tx = db.transaction(ALL_STORES, 'readwrite');
+      const [record, app, user] = await Promise.all([
+        tx.objectStore('sessions').get([appName, userId, sessionId]),
+        tx.objectStore('appState').get(appName),
+        tx.objectStore('userState').get([appName, userId]),
+      ]);
+      if (!record) {
+        await tx.done;
+        return false;
+      }
+      tx.objectStore('sessions')
+        .delete([appName, userId, sessionId])
+        .catch(() => {});
+      tx.objectStore('events')
+        .delete(IDBKeyRange.bound([record.uid, 0], [record.uid, Number.POSITIVE_INFINITY]))
+        .catch(() => {});
+      if (app)
+        tx.objectStore('appState')
+          .put({ ...app, sessionCount: Math.max(0, app.sessionCount - 1) })
+          .catch(() => {});
+      if (user)
+        tx.objectStore('userState')
+          .put({ ...user, sessionCount: Math.max(0, user.sessionCount - 1) })
+          .catch(() => {});
+      await tx.done;
+      return true;
+    });
+    if (deleted) {
+      this.emit({
+        type: 'deleted',
+        appName,
+        userId,
+        sessionId,
+        revision: -1,
+        lastUpdateTime: Date.now(),
+        eventIds: [],
+      });
+    }
+  }
+
+  /**
+   * Queues `batch` for the next group commit. Must resolve only after the
+   * transaction that holds it has committed, and reject if it aborts.
+   */
+  appendEvents(batch: AppendBatch): Promise<AppendOutcome> {
+    if (this.closedError) return Promise.reject(this.closedError);
+    return new Promise((resolve, reject) => {
+      this.pending.push({ batch, resolve, reject });
+      this.flushing ??= this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    // Let appends issued in the same turn join the first group.
+    await Promise.resolve();
+    while (this.pending.length > 0) {
+      const group = this.pending.splice(0, MAX_GROUP);
+      await this.commit(group, true);
+    }
+    this.flushing = undefined;
+  }
+
+  private async commit(group: Pending[], mayRetryAlone: boolean): Promise<void> {
+    let results: GroupResult[];
+    try {
+      results = await this.run((db) =>
+        commitGroup(
+          db,
+          group.map((p) => p.batch),
+          this.durabilityOf(group),
+        ),
+      );
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (mayRetryAlone && group.length > 1 && code !== 'QUOTA_EXCEEDED' && code !== 'STORE_CLOSED') {
+        // Whatever aborted the group may belong to one batch: retry each alone so the others land.
+        for (const p of group) await this.commit([p], false);
+        return;
+      }
+      for (const p of group) p.reject(error);
+      return;
+    }
+    results.forEach((result, i) => {
+      const p = group[i] as Pending;
+      if (result.outcome) p.resolve(result.outcome);
+      else p.reject(result.error);
+    });
+    for (const result of results) if (result.change) this.emit(result.change);
+  }
+
+  private durabilityOf(group: Pending[]): IDBTransactionDurability {
+    let chosen: Durability = 'relaxed';
+    for (const p of group) {
+      const d = p.batch.durability ?? this.durability;
+      if (strictness[d] > strictness[chosen]) chosen = d;
+    }
+    return chosen;
+  }
+
+  getUserState(request: UserStateRequest): Promise<Record<string, unknown>> {
+    return this.run(async (db) => (await db.get('userState', [request.appName, request.userId]))?.state ?? {});
+  }
+
+  getAppState(request: AppStateRequest): Promise<Record<string, unknown>> {
+    return this.run(async (db) => (await db.get('appState', request.appName))?.state ?? {});
+  }
+
+  /** Lets queued appends commit, then closes the connection; later calls reject with `StoreClosedError`. */
+  async close(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    this.closedError ??= new StoreClosedError(`the store for database "${this.dbName}" is closed`);
+    const connection = this.connection;
+    this.connection = undefined;
+    if (connection) (await connection.catch(() => undefined))?.close();
+  }
+}
+
+function toLoaded(
+  record: SessionRecord,
+  app: StateRecord,
+  user: StateRecord,
+  events: Session['events'],
+): LoadedSession {
+  return {
+    session: {
+      id: record.id,
+      appName: record.appName,
+      userId: record.userId,
+      state: mergeState(app, user, record.state),
+      events,
+      lastUpdateTime: record.lastUpdateTime,
+    },
+    ref: { uid: record.uid, revision: record.revision },
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * Reads whose cost must not grow with history: a window of recent events is a
+ * key-range read over the dense per-session sequence, `afterTimestamp` uses the
+ * timestamp index, and a page of a listing walks the time index from the page's
+ * start rather than scanning every session.
+ */
+import type { IDBPIndex, IDBPObjectStore, IDBPTransaction } from 'idb';
+import type { GetSessionConfig } from '../types.js';
+import type { EventRecord, SessionRecord, StoreSchema } from './records.js';
+
+type ReadTx = IDBPTransaction<StoreSchema, ('sessions' | 'events' | 'appState' | 'userState')[], 'readonly'>;
+type EventStore = IDBPObjectStore<
+  StoreSchema,
+  ('sessions' | 'events' | 'appState' | 'userState')[],
+  'events',
+  'readonly'
+>;
+
+const bySeq = (a: EventRecord, b: EventRecord): number => a.seq - b.seq;
+
+/** The last `n` events of a session, in append order. Reads about `n` records. */
+async function lastEvents(store: EventStore, rec: SessionRecord, n: number): Promise<EventRecord[]> {
+  const expected = Math.min(n, rec.eventCount);
+  const from = Math.max(0, rec.nextSeq - n);
+  const window = await store.getAll(IDBKeyRange.bound([rec.uid, from], [rec.uid, Number.POSITIVE_INFINITY]));
+  if (window.length >= expected) return window;
+  // Sequence numbers are dense by construction; should a gap ever appear, walk back instead.
+  const found: EventRecord[] = [];
+  let cursor = await store.openCursor(IDBKeyRange.bound([rec.uid, 0], [rec.uid, Number.POSITIVE_INFINITY]), 'prev');
+  while (cursor && found.length < n) {
+    found.push(cursor.value);
+    cursor = await cursor.continue();
+  }
+  return found.reverse();
+}
+
+/** The events `config` selects, in append order (never by timestamp). */
+export async function readEvents(
+  tx: ReadTx,
+  rec: SessionRecord,
+  config: GetSessionConfig | undefined,
+): Promise<EventRecord[]> {
+  const store = tx.objectStore('events');
+  const n = config?.numRecentEvents;
+  const after = config?.afterTimestamp;
+  if (n === 0) return [];
+  if (n !== undefined) {
+    const recent = await lastEvents(store, rec, n);
+    return after === undefined ? recent : recent.filter((r) => r.timestamp >= after);
+  }
+  if (after !== undefined) {
+    const range = IDBKeyRange.bound([rec.uid, after], [rec.uid, Number.POSITIVE_INFINITY]);
+    return (await store.index('byTime').getAll(range)).sort(bySeq);
+  }
+  return store.getAll(IDBKeyRange.bound([rec.uid, 0], [rec.uid, Number.POSITIVE_INFINITY]));
+}
+
+type TimeIndex = IDBPIndex<
+  StoreSchema,
+  ('sessions' | 'events' | 'appState' | 'userState')[],
+  'sessions',
+  'byAppTime' | 'byUserTime',
+  'readonly'
+>;
+
+/** Pages this large (or unbounded) read the whole range once and sort, instead of walking a cursor. */
+const CURSOR_PAGE_LIMIT = 1000;
+
+const byTimeThenId =
+  (direction: 1 | -1) =>
+  (a: SessionRecord, b: SessionRecord): number =>
+    (a.lastUpdateTime - b.lastUpdateTime) * direction ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) ||
+    (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0);
+
+/**
+ * One page of sessions under `prefix` (`[appName]` or `[appName, userId]`) of a
+ * time index, ordered by `lastUpdateTime` (ascending or descending) with ties
+ * always by id ascending. Reads about `offset + take` index keys and `take` records.
+ */
+export async function readPage(
+  index: TimeIndex,
+  prefix: string[],
+  direction: 'asc' | 'desc',
+  offset: number,
+  take: number,
+): Promise<SessionRecord[]> {
+  if (take === 0) return [];
+  const all = IDBKeyRange.bound(prefix, [...prefix, []]);
+  if (offset + take > CURSOR_PAGE_LIMIT) {
+    const records = await index.getAll(all);
+    return records.sort(byTimeThenId(direction === 'asc' ? 1 : -1)).slice(offset, offset + take);
+  }
+  if (direction === 'asc') {
+    // The index order is already (time, id) ascending: jump to the page's first key and read on.
+    if (offset === 0) return index.getAll(all, take);
+    const cursor = await index.openKeyCursor(all);
+    const start = cursor && (await cursor.advance(offset));
+    if (!start) return [];
+    return index.getAll(IDBKeyRange.bound(start.key, [...prefix, []]), take);
+  }
+  // Descending: a reverse walk yields ties by id descending, so each group of equal
+  // times is gathered whole and reordered. Find the time at the page's start, count
+  // what is newer, then collect from the start of that time's group.
+  const first = await index.openKeyCursor(all, 'prev');
+  const start = first && offset > 0 ? await first.advance(offset) : first;
+  if (!start) return [];
+  const startTime = start.key[prefix.length] as number;
+  const groupTop = [...prefix, startTime, []];
+  const newer = await index.count(IDBKeyRange.bound(groupTop, [...prefix, []]));
+  const skip = offset - newer;
+  const collected: SessionRecord[] = [];
+  let group: SessionRecord[] = [];
+  const flush = (): void => {
+    collected.push(...group.sort(byTimeThenId(-1)));
+    group = [];
+  };
+  let cursor = await index.openCursor(IDBKeyRange.bound(prefix, groupTop), 'prev');
+  while (cursor) {
+    const record = cursor.value;
+    if (group.length > 0 && (group[0] as SessionRecord).lastUpdateTime !== record.lastUpdateTime) {
+      flush();
+      if (collected.length >= skip + take) break;
+    }
+    group.push(record);
+    cursor = await cursor.continue();
+  }
+  flush();
+  return collected.slice(skip, skip + take);
+}
+
+export type { ReadTx };

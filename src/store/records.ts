@@ -1,0 +1,67 @@
+/**
+ * What the database holds, one record type per object store. Shared scopes are
+ * stored without their prefix; events are keyed by the session's `uid` (fresh for
+ * every incarnation of a session id) and a sequence number assigned inside the
+ * append transaction, so append order holds across tabs whatever the timestamps.
+ */
+import type { DBSchema } from 'idb';
+import type { Event } from '../types.js';
+
+export interface SessionRecord {
+  appName: string;
+  userId: string;
+  id: string;
+  /** Unique per incarnation: a session deleted and created again gets a new one. */
+  uid: string;
+  /** Session-scope state only, no `app:`/`user:` keys. */
+  state: Record<string, unknown>;
+  createTime: number;
+  lastUpdateTime: number;
+  /** Bumped by every stored event; the stale check compares it. */
+  revision: number;
+  /** The `seq` the next new event gets. */
+  nextSeq: number;
+  eventCount: number;
+}
+
+export interface EventRecord {
+  uid: string;
+  seq: number;
+  id: string;
+  timestamp: number;
+  event: Event;
+}
+
+export interface AppRecord {
+  appName: string;
+  state: Record<string, unknown>;
+  sessionCount: number;
+}
+
+export interface UserRecord {
+  appName: string;
+  userId: string;
+  state: Record<string, unknown>;
+  sessionCount: number;
+}
+
+export interface StoreSchema extends DBSchema {
+  sessions: {
+    key: [string, string, string];
+    value: SessionRecord;
+    indexes: {
+      byAppTime: [string, number, string, string];
+      byUserTime: [string, string, number, string];
+    };
+  };
+  events: {
+    key: [string, number];
+    value: EventRecord;
+    indexes: { byId: [string, string]; byTime: [string, number] };
+  };
+  appState: { key: string; value: AppRecord };
+  userState: { key: [string, string]; value: UserRecord };
+}
+
+export type StoreName = 'sessions' | 'events' | 'appState' | 'userState';
+export const ALL_STORES: StoreName[] = ['sessions', 'events', 'appState', 'userState'];

@@ -1,0 +1,96 @@
+/**
+ * Public data types, in ADK's shapes (package `@google/adk` 2.x): camelCase
+ * fields, timestamps in epoch milliseconds. Boundary data types are inferred
+ * from the zod schemas in `schema.ts`.
+ */
+import type { z } from 'zod';
+import type {
+  contentSchema,
+  createSessionRequestSchema,
+  durabilitySchema,
+  eventActionsSchema,
+  eventShape,
+  getSessionConfigSchema,
+  listSessionsRequestSchema,
+  partSchema,
+} from './schema.js';
+
+/** One part of a message: text, a function call or response, inline data, ... */
+export type Part = z.input<typeof partSchema>;
+/** A message: its role and parts. */
+export type Content = z.input<typeof contentSchema>;
+/** What an event does besides its content; `stateDelta` is how state changes. */
+export type EventActions = z.input<typeof eventActionsSchema>;
+/** An ADK event. Every field, known or not, is stored and returned unchanged. */
+export type Event = z.input<typeof eventShape>;
+
+/** A conversation. `state` is the merged view: session keys plus `app:`/`user:` keys. */
+export interface Session {
+  id: string;
+  appName: string;
+  userId: string;
+  state: Record<string, unknown>;
+  events: Event[];
+  /** Epoch milliseconds: creation time, then the timestamp of the last appended event. */
+  lastUpdateTime: number;
+}
+
+export interface SessionKey {
+  appName: string;
+  userId: string;
+  sessionId: string;
+}
+
+export type CreateSessionRequest = z.input<typeof createSessionRequestSchema>;
+export type GetSessionConfig = z.input<typeof getSessionConfigSchema>;
+export interface GetSessionRequest extends SessionKey {
+  config?: GetSessionConfig;
+}
+export type ListSessionsRequest = z.input<typeof listSessionsRequestSchema>;
+export interface ListSessionsResponse {
+  sessions: Session[];
+  /** 1-based. */
+  page: number;
+  /** Equals `totalItems` when no limit was asked for. */
+  limit: number;
+  totalItems: number;
+  totalPages: number;
+}
+export type DeleteSessionRequest = SessionKey;
+
+/**
+ * `'strict'` waits until the write is flushed to disk; `'relaxed'` until the
+ * browser has it (it survives a tab or browser crash, not a power cut);
+ * `'default'` is the browser's choice.
+ */
+export type Durability = z.input<typeof durabilitySchema>;
+
+export interface AppendEventRequest {
+  session: Session;
+  event: Event;
+  /** Overrides the store's durability for this append. */
+  durability?: Durability;
+}
+
+export interface UserStateRequest {
+  appName: string;
+  userId: string;
+}
+export interface AppStateRequest {
+  appName: string;
+}
+
+/** The ADK session-service method shapes, implemented in-thread and through a worker alike. */
+export interface SessionService {
+  createSession(request: CreateSessionRequest): Promise<Session>;
+  getSession(request: GetSessionRequest): Promise<Session | undefined>;
+  getOrCreateSession(request: CreateSessionRequest): Promise<Session>;
+  listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse>;
+  deleteSession(request: DeleteSessionRequest): Promise<void>;
+  appendEvent(request: AppendEventRequest): Promise<Event>;
+  /** The user scope's state, keys without the `user:` prefix. */
+  getUserState(request: UserStateRequest): Promise<Record<string, unknown>>;
+  /** The app scope's state, keys without the `app:` prefix. */
+  getAppState(request: AppStateRequest): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
