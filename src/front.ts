@@ -56,7 +56,11 @@ export class SessionFront implements SessionService {
   private readonly queues = new Map<string, QueuedAppend[]>();
   private readonly draining = new Set<Promise<void>>();
 
-  constructor(protected readonly backend: Backend) {}
+  constructor(
+    protected readonly backend: Backend,
+    /** Durability of appends that do not choose their own; `undefined` leaves it to the engine. */
+    private readonly durability?: Durability,
+  ) {}
 
   private adopt({ session, ref }: LoadedSession): Session {
     this.refs.set(session, ref);
@@ -160,7 +164,7 @@ export class SessionFront implements SessionService {
   }
 
   private async send(session: Session, run: QueuedAppend[]): Promise<void> {
-    let durability: Durability | undefined;
+    let durability = this.durability;
     for (const item of run) {
       if (item.durability && (!durability || strictness[item.durability] > strictness[durability])) {
         durability = item.durability;

@@ -2,6 +2,10 @@
  * idb-adk-sessions: an offline session store for in-browser agent apps, with
  * the method shapes of Google ADK's `BaseSessionService`.
  */
+
+export type { ChangeFilter, ChangeListener } from './changes.js';
+export { type ConnectOptions, type ConnectTarget, connectSessionStore, SessionStoreClient } from './client/connect.js';
+export { type OpenSessionStoreOptions, openSessionStore, type SessionStore, type StoreMode } from './client/open.js';
 export {
   AlreadyExistsError,
   type ErrorCode,
@@ -15,11 +19,12 @@ export {
   TimeoutError,
   UpgradeBlockedError,
 } from './errors.js';
+export { exposeSessionService, serveSessionStores } from './host/expose.js';
 export { MAX_JSON_DEPTH } from './json.js';
 export type { StoreChange } from './protocol.js';
 export { MAX_ID_LENGTH, MAX_RECORD_SIZE } from './schema.js';
 export { APP_PREFIX, TEMP_PREFIX, USER_PREFIX } from './state.js';
-export { DEFAULT_DB_NAME } from './store/engine.js';
+export { DEFAULT_DB_NAME, type EngineOptions, StoreEngine } from './store/engine.js';
 export {
   IndexedDbSessionService,
   type IndexedDbSessionServiceOptions,

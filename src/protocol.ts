@@ -76,3 +76,28 @@ export interface Backend {
   getAppState(request: AppStateRequest): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
+
+/** What a call over the worker boundary returns: errors travel as data, so their class survives. */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: WireError };
+
+/** Sent first by every client. `dbName` must match the store the host serves, when it serves one. */
+export interface HelloRequest {
+  dbName?: string;
+}
+
+export interface HelloResponse {
+  dbName: string;
+  /** A Web Lock the host holds for its lifetime: when the client is granted it, the host is gone. */
+  lockName: string | null;
+}
+
+/** The host side of one connection: the backend's methods, each answering with a `Result`. */
+export type HostApi = {
+  [K in keyof Omit<Backend, 'close'>]: (
+    ...args: Parameters<Backend[K]>
+  ) => Promise<Result<Awaited<ReturnType<Backend[K]>>>>;
+} & {
+  hello(request: HelloRequest): Promise<Result<HelloResponse>>;
+  /** Ends this connection; with `closeStore`, also closes the store once its queued writes commit. */
+  goodbye(closeStore: boolean): Promise<Result<void>>;
+};

@@ -163,6 +163,27 @@ export const appendEventRequestSchema = z.object({
   durability: durabilitySchema.optional(),
 });
 
+/** Most events one append batch may carry over the worker boundary. */
+export const MAX_BATCH_EVENTS = 10_000;
+
+export const sessionRefSchema = z.object({
+  uid: z.string().min(1, 'must not be empty'),
+  revision: z.number().int('must be an integer').nonnegative('must not be negative'),
+});
+
+/** An append batch as the worker host receives it; its events are validated one by one. */
+export const appendBatchSchema = z.object({
+  appName: id,
+  userId: id,
+  sessionId: id,
+  ref: sessionRefSchema.nullable(),
+  lastUpdateTime: z.number(),
+  events: z.array(z.unknown()).max(MAX_BATCH_EVENTS, `must hold at most ${MAX_BATCH_EVENTS} events`),
+  durability: durabilitySchema.optional(),
+});
+
+export const helloRequestSchema = z.object({ dbName: id.optional() });
+
 export const userStateRequestSchema = z.object({ appName: id, userId: id });
 export const appStateRequestSchema = z.object({ appName: id });
 

@@ -5,6 +5,7 @@
  * anything arriving over a port).
  */
 import type { IDBPDatabase } from 'idb';
+import { ChangePublisher } from '../changes.js';
 import { AlreadyExistsError, normalizeStorageError, StoreClosedError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { AppendBatch, AppendOutcome, Backend, ListedSessions, LoadedSession, StoreChange } from '../protocol.js';
@@ -64,7 +65,7 @@ export class StoreEngine implements Backend {
   private closedError: StoreClosedError | undefined;
   private pending: Pending[] = [];
   private flushing: Promise<void> | undefined;
-  private readonly listeners = new Set<(change: StoreChange) => void>();
+  private readonly publisher: ChangePublisher;
 
   constructor(options: EngineOptions = {}) {
     this.dbName = options.dbName ?? DEFAULT_DB_NAME;
@@ -73,25 +74,17 @@ export class StoreEngine implements Backend {
     this.factory = factory;
     this.durability = options.durability ?? 'relaxed';
     this.blockedTimeoutMs = options.blockedTimeoutMs ?? 5000;
+    this.publisher = new ChangePublisher(this.dbName);
   }
 
-  /** Calls `listener` after every committed change made through this engine. Returns an unsubscribe function. */
-  onChange(listener: (change: StoreChange) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /** True once closed, by `close()` or from outside (another tab's upgrade, the browser). */
+  get closed(): boolean {
+    return this.closedError !== undefined;
   }
 
+  /** Tells every subscriber, in this tab and others, about a committed change. */
   private emit(change: StoreChange): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(change);
-      } catch (error) {
-        // A listener's failure must not undo or hide a committed write.
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
-    }
+    this.publisher.publish(change);
   }
 
   private db(): Promise<IDBPDatabase<StoreSchema>> {
@@ -390,6 +383,7 @@ export class StoreEngine implements Backend {
     const connection = this.connection;
     this.connection = undefined;
     if (connection) (await connection.catch(() => undefined))?.close();
+    this.publisher.close();
   }
 }
 

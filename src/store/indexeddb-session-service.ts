@@ -1,5 +1,5 @@
+import { ChangeFeed, type ChangeFilter, type ChangeListener } from '../changes.js';
 import { SessionFront } from '../front.js';
-import type { StoreChange } from '../protocol.js';
 import { type EngineOptions, StoreEngine } from './engine.js';
 
 export type IndexedDbSessionServiceOptions = EngineOptions;
@@ -18,15 +18,26 @@ export type IndexedDbSessionServiceOptions = EngineOptions;
  */
 export class IndexedDbSessionService extends SessionFront {
   readonly engine: StoreEngine;
+  private readonly feed: ChangeFeed;
 
   constructor(options: IndexedDbSessionServiceOptions = {}) {
     const engine = new StoreEngine(options);
     super(engine);
     this.engine = engine;
+    this.feed = new ChangeFeed(engine.dbName);
   }
 
-  /** Calls `listener` after each change this instance commits. Returns an unsubscribe function. */
-  onChange(listener: (change: StoreChange) => void): () => void {
-    return this.engine.onChange(listener);
+  /**
+   * Calls `listener` after each committed change matching `filter`, made by this
+   * instance or any other over the same database (other tabs included).
+   * Returns the unsubscribe function.
+   */
+  subscribe(filter: ChangeFilter, listener: ChangeListener): () => void {
+    return this.feed.subscribe(filter, listener);
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    this.feed.close();
   }
 }

@@ -1,0 +1,165 @@
+/**
+ * The page side of the boundary: the backend protocol over a Comlink proxy.
+ * Comlink alone leaves a call pending forever if the worker dies; here every
+ * call is tracked and rejected with `StoreClosedError` the moment the worker is
+ * known to be gone (its life lock is granted to us, its port closes, a message
+ * cannot be read) and with `TimeoutError` past the optional per-call timeout.
+ */
+import { type Endpoint, type Remote, releaseProxy, wrap } from 'comlink';
+import { fromWireError, StoreClosedError, TimeoutError } from '../errors.js';
+import type { AppendBatch, Backend, HelloResponse, HostApi, Result } from '../protocol.js';
+import type {
+  AppStateRequest,
+  CreateSessionRequest,
+  DeleteSessionRequest,
+  GetSessionRequest,
+  ListSessionsRequest,
+  UserStateRequest,
+} from '../types.js';
+
+export interface RemoteOptions {
+  dbName?: string;
+  timeoutMs?: number;
+  /** Also close the store in the worker (its own worker, about to be terminated). */
+  closeStoreOnClose?: boolean;
+  /** Runs after the connection is released: terminate an owned worker, close a port. */
+  onReleased?: () => void;
+}
+
+type Watchable = Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
+
+export class RemoteBackend implements Backend {
+  readonly hello: Promise<HelloResponse>;
+  private readonly remote: Remote<HostApi>;
+  private readonly pending = new Set<(error: Error) => void>();
+  private deadError: StoreClosedError | undefined;
+  private readonly stopWatching = new AbortController();
+  private readonly closeListeners = new Set<(error: StoreClosedError) => void>();
+
+  constructor(
+    endpoint: Endpoint,
+    private readonly options: RemoteOptions,
+    watch: Watchable[],
+  ) {
+    this.remote = wrap<HostApi>(endpoint);
+    const signal = this.stopWatching.signal;
+    let greeted = false;
+    for (const target of watch) {
+      target.addEventListener('messageerror', () => this.die('a message from the store worker could not be read'), {
+        signal,
+      });
+      target.addEventListener('close', () => this.die('the store worker closed its port'), { signal });
+      target.addEventListener(
+        'error',
+        (event) => {
+          // After hello, errors inside the worker are answered per call; before it, the worker never started.
+          if (!greeted)
+            this.die(`the store worker failed to start: ${(event as ErrorEvent).message ?? 'unknown error'}`);
+        },
+        { signal },
+      );
+    }
+    this.hello = this.call((r) => r.hello({ ...(options.dbName ? { dbName: options.dbName } : {}) }));
+    this.hello.then(
+      (hello) => {
+        greeted = true;
+        const locks = (globalThis.navigator as Navigator | undefined)?.locks;
+        if (hello.lockName && locks && !signal.aborted) {
+          locks
+            .request(hello.lockName, { signal }, () => this.die('the store worker stopped (crashed or terminated)'))
+            .catch(() => {});
+        }
+      },
+      () => {},
+    );
+  }
+
+  /** Calls `listener` once when the connection ends for good. */
+  onClose(listener: (error: StoreClosedError) => void): () => void {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
+  get closed(): boolean {
+    return this.deadError !== undefined;
+  }
+
+  /** Fails every pending and future call. */
+  die(reason: string): void {
+    if (this.deadError) return;
+    const error = new StoreClosedError(reason);
+    this.deadError = error;
+    this.stopWatching.abort();
+    for (const fail of [...this.pending]) fail(error);
+    this.pending.clear();
+    for (const listener of this.closeListeners) listener(error);
+  }
+
+  private call<T>(invoke: (remote: Remote<HostApi>) => Promise<Result<T>>): Promise<T> {
+    if (this.deadError) return Promise.reject(this.deadError);
+    return new Promise<T>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const done = (): void => {
+        clearTimeout(timer);
+        this.pending.delete(fail);
+      };
+      const fail = (error: Error): void => {
+        done();
+        reject(error);
+      };
+      this.pending.add(fail);
+      const { timeoutMs } = this.options;
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(
+          () =>
+            fail(new TimeoutError(`the store did not answer within ${timeoutMs} ms; the call's outcome is unknown`)),
+          timeoutMs,
+        );
+      }
+      invoke(this.remote).then(
+        (result) => {
+          if (!this.pending.has(fail)) return;
+          done();
+          if (result.ok) resolve(result.value);
+          else reject(fromWireError(result.error));
+        },
+        (error: unknown) => {
+          if (!this.pending.has(fail)) return;
+          fail(error instanceof Error ? error : new StoreClosedError(String(error)));
+        },
+      );
+    });
+  }
+
+  createSession(request: CreateSessionRequest) {
+    return this.call((r) => r.createSession(request));
+  }
+  getSession(request: GetSessionRequest) {
+    return this.call((r) => r.getSession(request));
+  }
+  listSessions(request: ListSessionsRequest) {
+    return this.call((r) => r.listSessions(request));
+  }
+  deleteSession(request: DeleteSessionRequest) {
+    return this.call((r) => r.deleteSession(request));
+  }
+  appendEvents(batch: AppendBatch) {
+    return this.call((r) => r.appendEvents(batch));
+  }
+  getUserState(request: UserStateRequest) {
+    return this.call((r) => r.getUserState(request));
+  }
+  getAppState(request: AppStateRequest) {
+    return this.call((r) => r.getAppState(request));
+  }
+
+  /** Ends the connection (its writes already answered); later calls reject with `StoreClosedError`. */
+  async close(): Promise<void> {
+    if (!this.deadError) {
+      await this.call((r) => r.goodbye(this.options.closeStoreOnClose === true)).catch(() => {});
+      this.remote[releaseProxy]();
+      this.die('the store client is closed');
+    }
+    this.options.onReleased?.();
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * The worker side of the boundary. A host answers one connection: it validates
+ * everything that arrives (the page is another realm; nothing is trusted),
+ * passes it to the engine and sends back a `Result`, so errors keep their class.
+ */
+import { type Endpoint, expose } from 'comlink';
+import { InvalidInputError, normalizeStorageError, toWireError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { AppendBatch, HelloRequest, HostApi, Result } from '../protocol.js';
+import {
+  appendBatchSchema,
+  appStateRequestSchema,
+  createSessionRequestSchema,
+  eventSchema,
+  getSessionRequestSchema,
+  helloRequestSchema,
+  listSessionsRequestSchema,
+  sessionKeySchema,
+  userStateRequestSchema,
+  validate,
+} from '../schema.js';
+import { DEFAULT_DB_NAME, StoreEngine } from '../store/engine.js';
+import type { IndexedDbSessionService } from '../store/indexeddb-session-service.js';
+import type { Event } from '../types.js';
+
+async function settle<T>(work: () => Promise<T> | T): Promise<Result<T>> {
+  try {
+    return { ok: true, value: await work() };
+  } catch (error) {
+    return { ok: false, error: toWireError(normalizeStorageError(error)) };
+  }
+}
+
+let lifeLock: Promise<string | null> | undefined;
+
+/**
+ * A Web Lock held for as long as this realm lives. A client asks for it too and
+ * is granted it only when this worker is gone (crashed or terminated), which is
+ * how pending calls learn to fail instead of hanging.
+ */
+function holdLifeLock(): Promise<string | null> {
+  lifeLock ??= new Promise((resolve) => {
+    const locks = (globalThis.navigator as Navigator | undefined)?.locks;
+    if (!locks) return resolve(null);
+    const name = `idb-adk-sessions:host:${newId()}`;
+    locks.request(name, () => {
+      resolve(name);
+      return new Promise<never>(() => {});
+    });
+  });
+  return lifeLock;
+}
+
+/** The host API for one connection; `engineFor` picks the engine a client's hello asks for. */
+export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): HostApi {
+  let engine: StoreEngine | undefined;
+  const current = (): StoreEngine => {
+    if (!engine) throw new InvalidInputError('the client must say hello before any other call');
+    return engine;
+  };
+  const host: HostApi = {
+    hello: (request) =>
+      settle(async () => {
+        engine = engineFor(validate('hello', helloRequestSchema, request));
+        return { dbName: engine.dbName, lockName: await holdLifeLock() };
+      }),
+    createSession: (request) =>
+      settle(() => current().createSession(validate('createSession', createSessionRequestSchema, request))),
+    getSession: (request) =>
+      settle(() => current().getSession(validate('getSession', getSessionRequestSchema, request))),
+    listSessions: (request) =>
+      settle(() => current().listSessions(validate('listSessions', listSessionsRequestSchema, request))),
+    deleteSession: (request) =>
+      settle(() => current().deleteSession(validate('deleteSession', sessionKeySchema, request))),
+    getUserState: (request) =>
+      settle(() => current().getUserState(validate('getUserState', userStateRequestSchema, request))),
+    getAppState: (request) =>
+      settle(() => current().getAppState(validate('getAppState', appStateRequestSchema, request))),
+    appendEvents: (request) =>
+      settle(async () => {
+        const batch = validate('appendEvent', appendBatchSchema, request) as AppendBatch;
+        // Each event stands alone: an invalid one fails by itself, the others are stored.
+        const checks = batch.events.map((event) => {
+          try {
+            validate('appendEvent', eventSchema, event);
+            return null;
+          } catch (error) {
+            return toWireError(error);
+          }
+        });
+        const valid = batch.events.filter((_, i) => checks[i] === null) as Event[];
+        const outcome = await current().appendEvents({ ...batch, events: valid });
+        let next = 0;
+        return { ...outcome, results: checks.map((check) => check ?? outcome.results[next++] ?? null) };
+      }),
+    goodbye: (closeStore) =>
+      settle(async () => {
+        if (closeStore === true) await engine?.close();
+      }),
+  };
+  // Comlink lets a caller GET and SET any path of the exposed object: give it nothing to reach.
+  return Object.freeze(Object.assign(Object.create(null), host));
+}
+
+/**
+ * Serves one store over a Comlink endpoint: the worker's global scope (the
+ * default), a `MessagePort`, or a SharedWorker connection's port. Call it
+ * synchronously at the worker's top level; the database opens on first use.
+ */
+export function exposeSessionService(
+  service: IndexedDbSessionService | StoreEngine,
+  endpoint: Endpoint = globalThis as unknown as Endpoint,
+): void {
+  const engine = service instanceof StoreEngine ? service : service.engine;
+  expose(
+    createHost((hello) => {
+      if (hello.dbName !== undefined && hello.dbName !== engine.dbName) {
+        throw new InvalidInputError(`hello: dbName: this worker serves "${engine.dbName}", not "${hello.dbName}"`);
+      }
+      return engine;
+    }),
+    endpoint,
+  );
+}
+
+const engines = new Map<string, StoreEngine>();
+
+/**
+ * Serves every database a client asks for, one engine per database name shared
+ * by all connections of this realm (all tabs, in a SharedWorker). What the
+ * bundled worker entry points run.
+ */
+export function serveSessionStores(endpoint: Endpoint = globalThis as unknown as Endpoint): void {
+  expose(
+    createHost(({ dbName }) => {
+      const name = dbName ?? DEFAULT_DB_NAME;
+      let engine = engines.get(name);
+      if (!engine || engine.closed) {
+        engine = new StoreEngine({ dbName: name });
+        engines.set(name, engine);
+      }
+      return engine;
+    }),
+    endpoint,
+  );
+}
