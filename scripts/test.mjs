@@ -2,7 +2,7 @@
 // The whole suite, in the order a failure is cheapest to read: types, lint,
 // Node tests, then real-Chromium tests (which need a system Chromium).
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -32,4 +32,12 @@ if (!existsSync(chromium)) {
 const bin = (name) => `node_modules/.bin/${name}`;
 run('type-check', bin('tsc'), ['--noEmit']);
 run('lint', bin('biome'), ['check', '.']);
-run('tests (Node + Chromium)', bin('vitest'), ['run']);
+const report = 'test-results/vitest.json';
+run('tests (Node + Chromium)', bin('vitest'), [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${report}`,
+]);
+const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(readFileSync(report, 'utf8'));
+console.log(`\nTests: ${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests} skipped`);
