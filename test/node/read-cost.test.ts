@@ -139,7 +139,8 @@ describe('getSession read cost', () => {
   });
 });
 
-describe('listSessions read cost', () => {
+// fake-indexeddb steps an index cursor slowly (~0.5 ms a key here), so a deep page takes a second or more on a busy machine.
+describe('listSessions read cost', { timeout: 30_000 }, () => {
   const USERS = ['ada', 'bob', 'cy', 'dee'];
   const SESSIONS = 2_000;
   /** 2,000 sessions over 250 distinct times: ties of about 8 everywhere. */
