@@ -63,7 +63,11 @@ type TimeIndex = IDBPIndex<
   'readonly'
 >;
 
-/** Pages this large (or unbounded) read the whole range once and sort, instead of walking a cursor. */
+/**
+ * Pages this large (or unbounded) read the whole range once and sort, instead of
+ * walking a cursor. Only the page's size counts: a deep page still reaches its
+ * start by a key walk, so it reads `limit` records, not every session.
+ */
 const CURSOR_PAGE_LIMIT = 1000;
 
 const byTimeThenId =
@@ -87,7 +91,7 @@ export async function readPage(
 ): Promise<SessionRecord[]> {
   if (take === 0) return [];
   const all = IDBKeyRange.bound(prefix, [...prefix, []]);
-  if (offset + take > CURSOR_PAGE_LIMIT) {
+  if (take > CURSOR_PAGE_LIMIT) {
     const records = await index.getAll(all);
     return records.sort(byTimeThenId(direction === 'asc' ? 1 : -1)).slice(offset, offset + take);
   }
@@ -100,15 +104,16 @@ export async function readPage(
     return index.getAll(IDBKeyRange.bound(start.key, [...prefix, []]), take);
   }
   // Descending: a reverse walk yields ties by id descending, so each group of equal
-  // times is gathered whole and reordered. Find the time at the page's start, count
-  // what is newer, then collect from the start of that time's group.
+  // times is gathered whole and reordered. Find the time at the page's start and how
+  // far into its group the page starts, then collect from the start of that group.
   const first = await index.openKeyCursor(all, 'prev');
   const start = first && offset > 0 ? await first.advance(offset) : first;
   if (!start) return [];
   const startTime = start.key[prefix.length] as number;
   const groupTop = [...prefix, startTime, []];
-  const newer = await index.count(IDBKeyRange.bound(groupTop, [...prefix, []]));
-  const skip = offset - newer;
+  // The walk passed exactly the newer sessions and the group's keys above `start`;
+  // counting only the latter keeps this to one tie group, not a second walk of the offset.
+  const skip = await index.count(IDBKeyRange.bound(start.key, groupTop, true, false));
   const collected: SessionRecord[] = [];
   let group: SessionRecord[] = [];
   const flush = (): void => {
