@@ -40,9 +40,12 @@ export interface OpenOptions {
 
 /**
  * Opens (creating or upgrading) the database. Must reject with
- * `UpgradeBlockedError` rather than hang when another connection blocks the
- * upgrade for longer than `blockedTimeoutMs`; a connection that opens after that
- * is closed at once, so it cannot block anyone in turn.
+ * `UpgradeBlockedError` rather than hang when the open waits longer than
+ * `blockedTimeoutMs` on other connections: an older version held open by a
+ * tab that will not close (a `blocked` event), or a deletion queued ahead of it
+ * (no event at all). The clock stops once an upgrade actually runs. A
+ * connection that opens after the deadline is closed at once, so it cannot
+ * block anyone in turn.
  */
 export function openDatabase(options: OpenOptions): Promise<IDBPDatabase<StoreSchema>> {
   const { indexedDB, name, blockedTimeoutMs, onExternalClose } = options;
@@ -52,7 +55,22 @@ export function openDatabase(options: OpenOptions): Promise<IDBPDatabase<StoreSc
   } catch (error) {
     return Promise.reject(error);
   }
+
+  let timedOut = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const blocked = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      timedOut = true;
+      reject(
+        new UpgradeBlockedError(
+          `opening database "${name}" at version ${SCHEMA_VERSION} waited ${blockedTimeoutMs} ms for other connections: another tab holds an older version open or is deleting the database; close or reload the other tabs`,
+        ),
+      );
+    }, blockedTimeoutMs);
+  });
+
   request.addEventListener('upgradeneeded', (event) => {
+    clearTimeout(timer);
     const db = request.result;
     const tx = request.transaction as IDBTransaction;
     for (let version = event.oldVersion + 1; version <= SCHEMA_VERSION; version++) {
@@ -60,39 +78,35 @@ export function openDatabase(options: OpenOptions): Promise<IDBPDatabase<StoreSc
     }
   });
 
-  let timedOut = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const blocked = new Promise<never>((_, reject) => {
-    request.addEventListener('blocked', () => {
-      timer = setTimeout(() => {
-        timedOut = true;
-        reject(
-          new UpgradeBlockedError(
-            `opening database "${name}" at version ${SCHEMA_VERSION} was blocked for ${blockedTimeoutMs} ms by another tab holding an older version open; close or reload the other tabs`,
+  const opened = (wrap(request) as unknown as Promise<IDBPDatabase<StoreSchema>>).then(
+    (db) => {
+      clearTimeout(timer);
+      if (timedOut) {
+        db.close();
+        return db;
+      }
+      db.addEventListener('versionchange', () => {
+        db.close();
+        onExternalClose(
+          new StoreClosedError(
+            `database "${name}" was closed because another tab is upgrading or deleting it; reload to continue`,
           ),
         );
-      }, blockedTimeoutMs);
-    });
-  });
-
-  const opened = (wrap(request) as unknown as Promise<IDBPDatabase<StoreSchema>>).then((db) => {
-    clearTimeout(timer);
-    if (timedOut) {
-      db.close();
+      });
+      db.addEventListener('close', () => {
+        onExternalClose(new StoreClosedError(`database "${name}" was closed by the browser`));
+      });
       return db;
-    }
-    db.addEventListener('versionchange', () => {
-      db.close();
-      onExternalClose(
-        new StoreClosedError(
-          `database "${name}" was closed because another tab is upgrading or deleting it; reload to continue`,
-        ),
-      );
-    });
-    db.addEventListener('close', () => {
-      onExternalClose(new StoreClosedError(`database "${name}" was closed by the browser`));
-    });
-    return db;
-  });
+    },
+    (error: unknown) => {
+      clearTimeout(timer);
+      if (error instanceof Error && error.name === 'VersionError') {
+        throw new StoreClosedError(
+          `database "${name}" was written by a newer release of this store (this code knows version ${SCHEMA_VERSION}); reload the page to get the newer code`,
+        );
+      }
+      throw error;
+    },
+  );
   return Promise.race([opened, blocked]);
 }

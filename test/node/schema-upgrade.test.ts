@@ -266,4 +266,32 @@ describe('other connections', () => {
     // Nor may a call quietly re-create an empty database in its place.
     expect(await versionOf(indexedDB, NAME)).toBeUndefined();
   });
+
+  it('an open queued behind a blocked deletion rejects with UpgradeBlockedError instead of hanging', async () => {
+    // Another tab deletes the database while an older connection refuses to close: the deletion waits,
+    // and a new open queues behind it without ever seeing a `blocked` event of its own.
+    const holder = await openRaw(indexedDB, NAME);
+    const deletion = indexedDB.deleteDatabase(NAME);
+    const store = new IndexedDbSessionService({ indexedDB, dbName: NAME, blockedTimeoutMs: 100 });
+    opened.push(store);
+    await expect(store.getAppState({ appName: 'chat' })).rejects.toBeInstanceOf(UpgradeBlockedError);
+    holder.close();
+    await new Promise((resolve) => {
+      deletion.onsuccess = resolve;
+    });
+  });
+
+  it('a database written by a newer release is refused with StoreClosedError naming the cause', async () => {
+    const newer = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(NAME, SCHEMA_VERSION + 5);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    newer.close();
+    const store = new IndexedDbSessionService({ indexedDB, dbName: NAME });
+    opened.push(store);
+    const error = await store.getAppState({ appName: 'chat' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreClosedError);
+    expect(String((error as Error).message)).toMatch(/newer release/);
+  });
 });
