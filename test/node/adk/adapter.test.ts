@@ -111,15 +111,19 @@ describe('AdkSessionService', () => {
     const event = { id: 'e', invocationId: 'i', timestamp: 1, actions: {} };
     const listing = { sessions: [], page: 1, limit: 0, totalItems: 0, totalPages: 0 };
     let closed = false;
+    const answer = <T>(method: string, request: unknown, result: T): T => {
+      calls.push([method, request]);
+      return result;
+    };
     const fake: AdkCompatibleStore = {
-      createSession: async (r) => (calls.push(['createSession', r]), session),
-      getSession: async (r) => (calls.push(['getSession', r]), undefined),
-      getOrCreateSession: async (r) => (calls.push(['getOrCreateSession', r]), session),
-      listSessions: async (r) => (calls.push(['listSessions', r]), listing),
+      createSession: async (r) => answer('createSession', r, session),
+      getSession: async (r) => answer('getSession', r, undefined),
+      getOrCreateSession: async (r) => answer('getOrCreateSession', r, session),
+      listSessions: async (r) => answer('listSessions', r, listing),
       deleteSession: async (r) => {
         calls.push(['deleteSession', r]);
       },
-      appendEvent: async (r) => (calls.push(['appendEvent', r]), r.event),
+      appendEvent: async (r) => answer('appendEvent', r, r.event),
       close: async () => {
         closed = true;
       },
