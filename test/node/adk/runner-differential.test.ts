@@ -8,7 +8,7 @@
  * Deliberate differences are carved out below, each with its reason; the rest
  * of them are shown side by side in `differences.test.ts`.
  */
-import type { Event as AdkEvent, BaseSessionService } from '@google/adk';
+import { type Event as AdkEvent, type BaseSessionService, LogLevel, setLogLevel } from '@google/adk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { APP, createSessions, type Phase, playPhase, SESSIONS, T0 } from './scenario.js';
 import type { RecordedRequest } from './scripted-model.js';
@@ -95,6 +95,8 @@ describe('ADK Runner on this store vs on ADK InMemorySessionService', () => {
   const stores: Transcript[] = [];
 
   beforeAll(async () => {
+    // SequentialAgent logs a deprecation warning; it is still ADK 2.0's way to chain LlmAgents.
+    setLogLevel(LogLevel.ERROR);
     vi.useFakeTimers({ toFake: ['Date'] });
     reference = await play(adkInMemory());
     stores.push(await play(inThreadStore('adk-diff-in-thread')));
@@ -102,6 +104,7 @@ describe('ADK Runner on this store vs on ADK InMemorySessionService', () => {
   });
   afterAll(() => {
     vi.useRealTimers();
+    setLogLevel(LogLevel.INFO);
   });
 
   it('plays the whole script on every service', () => {
