@@ -29,6 +29,8 @@ export {
   IndexedDbSessionService,
   type IndexedDbSessionServiceOptions,
 } from './store/indexeddb-session-service.js';
+export { type InjectOptions, injectSessionState, MissingTemplateKeyError } from './template.js';
+export { appendWithState, TurnState } from './turn-state.js';
 export type {
   AppendEventRequest,
   AppStateRequest,

@@ -32,12 +32,29 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return proto === Object.prototype || proto === null;
 }
 
+export interface CheckJsonOptions {
+  /**
+   * Accept an object property whose value is `undefined` as an absent field, as
+   * `JSON.stringify` does. Events need this: ADK's `createEvent` leaves unset
+   * optional fields (`author`, `branch`, `customMetadata`) as `undefined`, and a
+   * tool that returns nothing becomes `{ result: undefined }` in its response.
+   * `undefined` in an array is still rejected.
+   */
+  undefinedFieldsAreAbsent?: boolean;
+}
+
 /**
  * Returns the first reason `value` is not plain JSON data, or `null` when it is.
  * Also measures the value: `size` approximates its JSON length in characters,
- * so callers can bound records without serialising them.
+ * so callers can bound records without serialising them. Symbol-keyed
+ * properties are not data (JSON and structured clone both drop them, and ADK
+ * marks its events with one): they are ignored, never stored.
  */
-export function checkJson(value: unknown, measure?: { size: number }): JsonProblem | null {
+export function checkJson(
+  value: unknown,
+  measure?: { size: number },
+  options: CheckJsonOptions = {},
+): JsonProblem | null {
   const ancestors = new Set<object>();
   const path: (string | number)[] = [];
   let size = 0;
@@ -67,7 +84,6 @@ export function checkJson(value: unknown, measure?: { size: number }): JsonProbl
     if (ancestors.has(v)) return fail('contains a cycle');
     const isArray = Array.isArray(v);
     if (!isArray && !isPlainObject(v)) return fail(`must be a plain object or array, got ${describe(v)}`);
-    if (Object.getOwnPropertySymbols(v).length > 0) return fail('must not have symbol keys');
     ancestors.add(v);
     size += 2;
     if (isArray) {
@@ -81,6 +97,7 @@ export function checkJson(value: unknown, measure?: { size: number }): JsonProbl
     } else {
       const record = v as Record<string, unknown>;
       for (const key of Object.keys(record)) {
+        if (record[key] === undefined && options.undefinedFieldsAreAbsent) continue;
         path.push(key);
         size += key.length + 3;
         const problem = walk(record[key], depth + 1);

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { InvalidInputError } from './errors.js';
-import { checkJson, isPlainObject, type JsonProblem } from './json.js';
+import { type CheckJsonOptions, checkJson, isPlainObject, type JsonProblem } from './json.js';
 
 /** Longest accepted `appName`, `userId`, session id or event id, in UTF-16 code units. */
 export const MAX_ID_LENGTH = 1024;
@@ -25,9 +25,9 @@ function addJsonIssue(ctx: z.RefinementCtx, problem: JsonProblem): void {
   ctx.addIssue({ code: 'custom', message: problem.why, path: problem.path });
 }
 
-function measuredJson(value: unknown, ctx: z.RefinementCtx): void {
+function measuredJson(value: unknown, ctx: z.RefinementCtx, options?: CheckJsonOptions): void {
   const measure = { size: 0 };
-  const problem = checkJson(value, measure);
+  const problem = checkJson(value, measure, options);
   if (problem) addJsonIssue(ctx, problem);
   else if (measure.size > MAX_RECORD_SIZE) {
     ctx.addIssue({
@@ -69,8 +69,26 @@ export const contentSchema = z.object({
   parts: z.array(partSchema).optional(),
 });
 
+/**
+ * In an event, an `undefined` field is an absent one, but a state write of
+ * `undefined` would be ambiguous (delete? store?): it is rejected; `null` is the
+ * value that stores "nothing".
+ */
+const stateDelta = jsonObject.superRefine((delta, ctx) => {
+  for (const key of Object.keys(delta)) {
+    if (delta[key] === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must not be undefined (use null to store an empty value)',
+        path: [key],
+      });
+      return;
+    }
+  }
+});
+
 export const eventActionsSchema = z.object({
-  stateDelta: jsonObject.optional(),
+  stateDelta: stateDelta.optional(),
   artifactDelta: z.record(z.string(), z.number()).optional(),
   requestedAuthConfigs: z.record(z.string(), z.unknown()).optional(),
   requestedToolConfirmations: z.record(z.string(), z.unknown()).optional(),
@@ -107,7 +125,10 @@ export const eventShape = z.object({
  * The plain-JSON check must see the raw input: refinements on an object schema
  * get zod's copy, which has already dropped unknown and `__proto__` keys.
  */
-export const eventSchema = z.unknown().superRefine(measuredJson).pipe(eventShape);
+export const eventSchema = z
+  .unknown()
+  .superRefine((value, ctx) => measuredJson(value, ctx, { undefinedFieldsAreAbsent: true }))
+  .pipe(eventShape);
 
 export const sessionKeySchema = z.object({
   appName: id,

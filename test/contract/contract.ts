@@ -676,9 +676,14 @@ export function describeContract(
         ['an Infinity timestamp', (e) => ({ ...e, timestamp: Number.POSITIVE_INFINITY }), /event\.timestamp/],
         ['a function in the delta', (e) => ({ ...e, actions: { stateDelta: { f: () => 1 } } }), /stateDelta\.f/],
         [
-          'undefined in content',
-          (e) => ({ ...e, content: { parts: [{ text: 'x', extra: undefined }] } }),
-          /content\.parts\[0\]\.extra/,
+          'undefined as a state write',
+          (e) => ({ ...e, actions: { stateDelta: { x: undefined } } }),
+          /stateDelta\.x.*undefined/,
+        ],
+        [
+          'undefined in an array',
+          (e) => ({ ...e, content: { parts: [{ text: 'x', list: [1, undefined] }] } }),
+          /content\.parts\[0\]\.list\[1\]/,
         ],
         ['a Map in customMetadata', (e) => ({ ...e, customMetadata: { m: new Map() } }), /customMetadata\.m/],
         [
@@ -700,6 +705,24 @@ export function describeContract(
           await store.appendEvent({ session: s, event: makeEvent() });
         });
       }
+
+      it('accepts events as ADK makes them: a symbol-keyed marker and undefined fields are not data', async () => {
+        const s = await store.createSession({ appName: APP, userId: USER, sessionId: 's1' });
+        // ADK's createEvent marks events with a symbol and leaves unset fields undefined;
+        // a tool that returns nothing is answered with { result: undefined }.
+        const event = {
+          ...makeEvent({ stateDelta: { k: 1 } }),
+          [Symbol.for('google.adk.event')]: true,
+          branch: undefined,
+          customMetadata: undefined,
+          content: { role: 'user', parts: [{ functionResponse: { name: 'f', response: { result: undefined } } }] },
+        } as Event;
+        await store.appendEvent({ session: s, event });
+        const stored = await store.getSession({ appName: APP, userId: USER, sessionId: 's1' });
+        expect(JSON.parse(JSON.stringify(stored?.events))).toEqual(JSON.parse(JSON.stringify([event])));
+        expect(Object.getOwnPropertySymbols(stored?.events[0])).toEqual([]);
+        expect(stored?.state).toEqual({ k: 1 });
+      });
 
       it('rejects appendEvent without a usable session object', async () => {
         await expect(store.appendEvent({ session: null as never, event: makeEvent() })).rejects.toThrow(/session/);

@@ -1,0 +1,104 @@
+/**
+ * `idb-adk-sessions/adk`: the store as an ADK `BaseSessionService`, for apps
+ * that bundle `@google/adk` and hand a session service to its `Runner`.
+ *
+ * This is the only module of the package that imports `@google/adk` at run
+ * time (an optional peer dependency); the main entry uses its types only.
+ */
+import {
+  type AppendEventRequest as AdkAppendEventRequest,
+  type CreateSessionRequest as AdkCreateSessionRequest,
+  type DeleteSessionRequest as AdkDeleteSessionRequest,
+  type Event as AdkEvent,
+  type GetSessionRequest as AdkGetSessionRequest,
+  type ListSessionsRequest as AdkListSessionsRequest,
+  type ListSessionsResponse as AdkListSessionsResponse,
+  type Session as AdkSession,
+  BaseSessionService,
+} from '@google/adk';
+import type { Event, Session, SessionService } from '../types.js';
+
+/**
+ * What the adapter needs: the ADK-shaped methods of an `IndexedDbSessionService`,
+ * of the client `openSessionStore` or `connectSessionStore` returns, or of any
+ * other object with the same shapes.
+ */
+export type AdkCompatibleStore = Pick<
+  SessionService,
+  'createSession' | 'getSession' | 'getOrCreateSession' | 'listSessions' | 'deleteSession' | 'appendEvent'
+> &
+  Partial<Pick<SessionService, 'close'>>;
+
+/**
+ * An ADK session service backed by this store: every method is delegated, so the
+ * store's rules apply (stale detection, inclusive `afterTimestamp`, typed errors,
+ * `temp:` keys visible in the session object for the rest of the invocation).
+ *
+ * @example
+ * import { InMemoryRunner, LlmAgent, Runner } from '@google/adk';
+ * import { openSessionStore } from 'idb-adk-sessions';
+ * import { AdkSessionService } from 'idb-adk-sessions/adk';
+ *
+ * const sessionService = new AdkSessionService(openSessionStore({ dbName: 'my-agent' }));
+ * const runner = new Runner({ appName: 'chat', agent, sessionService });
+ */
+export class AdkSessionService extends BaseSessionService {
+  constructor(readonly store: AdkCompatibleStore) {
+    super();
+  }
+
+  async createSession(request: AdkCreateSessionRequest): Promise<AdkSession> {
+    return asAdkSession(await this.store.createSession(request));
+  }
+
+  async getSession(request: AdkGetSessionRequest): Promise<AdkSession | undefined> {
+    const session = await this.store.getSession(request);
+    return session && asAdkSession(session);
+  }
+
+  /** The store's own, which also settles a race between two creators of one id. */
+  override async getOrCreateSession(request: AdkCreateSessionRequest): Promise<AdkSession> {
+    return asAdkSession(await this.store.getOrCreateSession(request));
+  }
+
+  async listSessions(request: AdkListSessionsRequest): Promise<AdkListSessionsResponse> {
+    const listed = await this.store.listSessions(request);
+    return { ...listed, sessions: listed.sessions.map(asAdkSession) };
+  }
+
+  async deleteSession(request: AdkDeleteSessionRequest): Promise<void> {
+    await this.store.deleteSession(request);
+  }
+
+  /**
+   * Stores the event and updates `session` in place, as ADK's Runner requires.
+   * Unlike ADK's base class, the store does the in-place update itself (only
+   * after the write committed), so nothing is applied here.
+   */
+  override async appendEvent({ session, event }: AdkAppendEventRequest): Promise<AdkEvent> {
+    return (await this.store.appendEvent({ session: session as Session, event: event as Event })) as AdkEvent;
+  }
+
+  /** Closes the store, when it can be closed. */
+  async close(): Promise<void> {
+    await this.store.close?.();
+  }
+}
+
+/**
+ * ADK's `Event` requires `invocationId` and `actions` with its four maps; events
+ * written without ADK (a chat UI appending through the main entry) may lack them.
+ * Loaded sessions are copies, so filling them in changes nothing stored.
+ */
+function asAdkSession(session: Session): AdkSession {
+  for (const event of session.events) {
+    event.invocationId ??= '';
+    event.actions ??= {};
+    const actions = event.actions;
+    actions.stateDelta ??= {};
+    actions.artifactDelta ??= {};
+    actions.requestedAuthConfigs ??= {};
+    actions.requestedToolConfirmations ??= {};
+  }
+  return session as AdkSession;
+}

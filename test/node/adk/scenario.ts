@@ -1,0 +1,212 @@
+/**
+ * The conversation the differential test plays on each session service: two
+ * users, four sessions, an assistant with tools that write every state scope, a
+ * tool that returns nothing, parallel tool calls, `outputKey` (plain and
+ * `temp:`), a two-agent pipeline, and a user message carrying a state delta.
+ * It runs in two phases; between them the store is closed and reopened.
+ */
+import {
+  type Event as AdkEvent,
+  type BaseSessionService,
+  type Context,
+  FunctionTool,
+  LlmAgent,
+  type LlmResponse,
+  Runner,
+  SequentialAgent,
+} from '@google/adk';
+import { vi } from 'vitest';
+import { z } from 'zod';
+import { call, calls, type RecordedRequest, ScriptedModel, say } from './scripted-model.js';
+
+export const APP = 'diff-app';
+/** Every session the scenario uses, in the order snapshots list them. */
+export const SESSIONS = [
+  { userId: 'alice', sessionId: 'a1', state: { topic: 'birds' } },
+  { userId: 'alice', sessionId: 'a2', state: {} },
+  { userId: 'bob', sessionId: 'b1', state: { topic: 'boats', nested: { list: [1, 'two', null], empty: {} } } },
+  { userId: 'alice', sessionId: 'p1', state: { topic: 'birds' } },
+] as const;
+
+/** The clock is pinned so that timestamps are identical from one service to the next. */
+export const T0 = Date.UTC(2025, 0, 1);
+export const tick: () => void = () => vi.setSystemTime(Date.now() + 1);
+
+function need(context: Context | undefined): Context {
+  if (!context) throw new Error('tool called without a context');
+  return context;
+}
+
+function tools() {
+  const remember = new FunctionTool({
+    name: 'remember',
+    description: 'Remembers the user name',
+    parameters: z.object({ name: z.string() }),
+    execute: ({ name }, context) => {
+      const { state } = need(context);
+      const visits = ((state.get('app:visits') as number | undefined) ?? 0) + 1;
+      state.set('user:name', name);
+      state.set('app:visits', visits);
+      state.set('lastTool', 'remember');
+      state.set('profile', { name, tags: ['known'], meta: { since: visits, none: null } });
+      state.set('temp:scratch', `noted ${name}`);
+      return { saved: name, visits };
+    },
+  });
+  const recall = new FunctionTool({
+    name: 'recall',
+    description: 'Says what is known',
+    execute: (_input, context) => {
+      const { state } = need(context);
+      state.set('lastTool', 'recall');
+      return {
+        name: state.get('user:name') ?? null,
+        visits: state.get('app:visits') ?? null,
+        theme: state.get('app:theme') ?? null,
+        topic: state.get('topic') ?? null,
+        mood: state.get('mood') ?? null,
+      };
+    },
+  });
+  // Returns nothing: ADK answers the call with { result: undefined }.
+  const noop = new FunctionTool({
+    name: 'noop',
+    description: 'Does nothing',
+    execute: (_input, context) => {
+      need(context).state.set('temp:noop', true);
+    },
+  });
+  return [remember, recall, noop];
+}
+
+export type Phase = 1 | 2;
+
+interface Scripts {
+  assistant: LlmResponse[];
+  writer: LlmResponse[];
+  reviewer: LlmResponse[];
+}
+
+const scripts: Record<Phase, Scripts> = {
+  1: {
+    assistant: [
+      call('c1', 'remember', { name: 'Alice' }),
+      say('Nice to meet you, Alice'),
+      call('c2', 'remember', { name: 'Bob' }),
+      say('Hello Bob'),
+      calls(['c3', 'recall'], ['c4', 'noop']),
+      say('You are Alice; the app had 2 visits'),
+      say('You are welcome'),
+    ],
+    writer: [say('Draft: birds fly')],
+    reviewer: [say('Approved')],
+  },
+  2: {
+    assistant: [
+      call('c5', 'remember', { name: 'Ally' }),
+      say('Noted, Ally'),
+      call('c6', 'recall'),
+      say('Bob, 3 visits'),
+    ],
+    writer: [say('Draft 2: birds sing')],
+    reviewer: [say('Approved again')],
+  },
+};
+
+interface Turn {
+  runner: 'assistant' | 'pipeline';
+  userId: string;
+  sessionId: string;
+  text: string;
+  stateDelta?: Record<string, unknown>;
+}
+
+const turns: Record<Phase, Turn[]> = {
+  1: [
+    {
+      runner: 'assistant',
+      userId: 'alice',
+      sessionId: 'a1',
+      text: 'My name is Alice',
+      stateDelta: { mood: 'curious', 'user:lang': 'en', 'app:theme': 'dark', 'temp:req': 'r1' },
+    },
+    { runner: 'assistant', userId: 'bob', sessionId: 'b1', text: 'I am Bob' },
+    { runner: 'assistant', userId: 'alice', sessionId: 'a2', text: 'What do you know?' },
+    { runner: 'assistant', userId: 'alice', sessionId: 'a1', text: 'Thanks' },
+    { runner: 'pipeline', userId: 'alice', sessionId: 'p1', text: 'Write about birds' },
+  ],
+  2: [
+    { runner: 'assistant', userId: 'alice', sessionId: 'a1', text: 'Remember me as Ally' },
+    { runner: 'assistant', userId: 'bob', sessionId: 'b1', text: 'What do you know?', stateDelta: { mood: 'calm' } },
+    { runner: 'pipeline', userId: 'alice', sessionId: 'p1', text: 'Again' },
+  ],
+};
+
+export interface PhaseRun {
+  /** Every event each turn's `runAsync` yielded, in order. */
+  yielded: AdkEvent[][];
+  models: ScriptedModel[];
+}
+
+/** Plays one phase's turns through fresh runners over `sessionService`. */
+export async function playPhase(
+  phase: Phase,
+  sessionService: BaseSessionService,
+  log: RecordedRequest[],
+): Promise<PhaseRun> {
+  const script = scripts[phase];
+  const assistantModel = new ScriptedModel('assistant-model', script.assistant, log, tick);
+  const writerModel = new ScriptedModel('writer-model', script.writer, log, tick);
+  const reviewerModel = new ScriptedModel('reviewer-model', script.reviewer, log, tick);
+  const assistant = new LlmAgent({
+    name: 'assistant',
+    model: assistantModel,
+    instruction:
+      'Help {user:name?} (visits: {app:visits?}, theme: {app:theme?}). Topic: {topic?}. Mood: {mood?}. Scratch: {temp:scratch?}.',
+    tools: tools(),
+    outputKey: 'lastAnswer',
+  });
+  const pipeline = new SequentialAgent({
+    name: 'pipeline',
+    subAgents: [
+      new LlmAgent({
+        name: 'writer',
+        model: writerModel,
+        instruction: 'Write about {topic}.',
+        outputKey: 'temp:draft',
+      }),
+      new LlmAgent({
+        name: 'reviewer',
+        model: reviewerModel,
+        instruction: 'Review the draft: [{temp:draft?}]',
+        outputKey: 'review',
+      }),
+    ],
+  });
+  const runners = {
+    assistant: new Runner({ appName: APP, agent: assistant, sessionService }),
+    pipeline: new Runner({ appName: APP, agent: pipeline, sessionService }),
+  };
+  const yielded: AdkEvent[][] = [];
+  for (const turn of turns[phase]) {
+    vi.setSystemTime(Date.now() + 1000);
+    const events: AdkEvent[] = [];
+    for await (const event of runners[turn.runner].runAsync({
+      userId: turn.userId,
+      sessionId: turn.sessionId,
+      newMessage: { role: 'user', parts: [{ text: turn.text }] },
+      ...(turn.stateDelta ? { stateDelta: turn.stateDelta } : {}),
+    })) {
+      events.push(event);
+    }
+    yielded.push(events);
+  }
+  return { yielded, models: [assistantModel, writerModel, reviewerModel] };
+}
+
+export async function createSessions(sessionService: BaseSessionService): Promise<void> {
+  for (const { userId, sessionId, state } of SESSIONS) {
+    vi.setSystemTime(Date.now() + 1);
+    await sessionService.createSession({ appName: APP, userId, sessionId, state: structuredClone(state) });
+  }
+}
