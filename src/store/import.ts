@@ -27,8 +27,23 @@ const settled = <T>(request: Promise<T>): Promise<T> => {
   return request;
 };
 
+/**
+ * Requests issued before the import waits for the previous batch of them. Issuing
+ * is synchronous (each value is cloned); in chunks, the thread stays responsive.
+ */
+const CHUNK_REQUESTS = 2000;
 /** Most progress reports one import makes while its transaction runs. */
 const PROGRESS_STEPS = 100;
+
+/** The unique event-id index refusing a batch means the batch was invalid; anything else passes on. */
+function refusal(error: unknown, cause: unknown): unknown {
+  const reason = cause ?? error;
+  if (reason instanceof Error && reason.name === 'ConstraintError') {
+    // Callers check this first; should a batch slip through, the index refuses it whole.
+    return new InvalidInputError('importSessions: an event id is given twice in one session; nothing was imported');
+  }
+  return error;
+}
 
 /**
  * Writes `batch` in one transaction. Must reject, having changed nothing, on a
@@ -91,82 +106,98 @@ export async function commitImport(
       : undefined;
   // A skipped session is reported after the write before it, so reports never go backwards.
   let lastWrite: Promise<unknown> = Promise.resolve();
-  batch.sessions.forEach((session, i) => {
-    const { appName, userId, id } = session;
-    const old = existing[i];
-    if (old && batch.onConflict === 'skip') {
-      outcome.skipped++;
-      reportAfter(i + 1)?.(lastWrite);
-      return;
-    }
-    const userKey = keyString([appName, userId]);
-    const app = apps.get(appName) as AppRecord;
-    const user = users.get(userKey) as UserRecord;
-    dirtyApps.add(appName);
-    dirtyUsers.add(userKey);
-    if (old) {
-      events.delete(IDBKeyRange.bound([old.uid, 0], [old.uid, Number.POSITIVE_INFINITY])).catch(ignore);
+  let issued = 0;
+  let inFlight: Promise<unknown> | undefined;
+  try {
+    for (let i = 0; i < total; i++) {
+      const session = batch.sessions[i] as ImportBatch['sessions'][number];
+      const { appName, userId, id } = session;
+      const old = existing[i];
+      if (old && batch.onConflict === 'skip') {
+        outcome.skipped++;
+        reportAfter(i + 1)?.(lastWrite);
+        continue;
+      }
+      const userKey = keyString([appName, userId]);
+      const app = apps.get(appName) as AppRecord;
+      const user = users.get(userKey) as UserRecord;
+      dirtyApps.add(appName);
+      dirtyUsers.add(userKey);
+      if (old) {
+        events.delete(IDBKeyRange.bound([old.uid, 0], [old.uid, Number.POSITIVE_INFINITY])).catch(ignore);
+        changes.push({
+          type: 'deleted',
+          appName,
+          userId,
+          sessionId: id,
+          revision: -1,
+          lastUpdateTime: Date.now(),
+          eventIds: [],
+        });
+      } else {
+        app.sessionCount++;
+        user.sessionCount++;
+      }
+      const scoped = splitDelta(session.state);
+      if (!isEmpty(scoped.app)) applyDelta(app.state, scoped.app);
+      if (!isEmpty(scoped.user)) applyDelta(user.state, scoped.user);
+      const uid = newId();
+      session.events.forEach((event, seq) => {
+        events.put({ uid, seq, id: event.id, timestamp: event.timestamp, event: storable(event) }).catch(ignore);
+      });
+      const record: SessionRecord = {
+        appName,
+        userId,
+        id,
+        uid,
+        state: scoped.session,
+        // The format carries no creation time; the first event is the closest known to it.
+        createTime: session.events[0]?.timestamp ?? session.lastUpdateTime,
+        lastUpdateTime: session.lastUpdateTime,
+        revision: 0,
+        nextSeq: session.events.length,
+        eventCount: session.events.length,
+      };
+      // Requests complete in order: once the record is written, so are its events.
+      const written = sessions.put(record);
+      written.catch(ignore);
+      lastWrite = written;
+      reportAfter(i + 1)?.(written);
+      outcome.sessions++;
+      outcome.events += session.events.length;
       changes.push({
-        type: 'deleted',
+        type: 'created',
         appName,
         userId,
         sessionId: id,
-        revision: -1,
-        lastUpdateTime: Date.now(),
+        revision: 0,
+        lastUpdateTime: record.lastUpdateTime,
         eventIds: [],
       });
-    } else {
-      app.sessionCount++;
-      user.sessionCount++;
+      issued += session.events.length + 1;
+      if (issued >= CHUNK_REQUESTS) {
+        // Keep one chunk in flight and let the thread breathe: waiting on a request keeps the transaction active.
+        issued = 0;
+        if (inFlight) await inFlight;
+        inFlight = written;
+      }
     }
-    const scoped = splitDelta(session.state);
-    if (!isEmpty(scoped.app)) applyDelta(app.state, scoped.app);
-    if (!isEmpty(scoped.user)) applyDelta(user.state, scoped.user);
-    const uid = newId();
-    session.events.forEach((event, seq) => {
-      events.put({ uid, seq, id: event.id, timestamp: event.timestamp, event: storable(event) }).catch(ignore);
-    });
-    const record: SessionRecord = {
-      appName,
-      userId,
-      id,
-      uid,
-      state: scoped.session,
-      // The format carries no creation time; the first event is the closest known to it.
-      createTime: session.events[0]?.timestamp ?? session.lastUpdateTime,
-      lastUpdateTime: session.lastUpdateTime,
-      revision: 0,
-      nextSeq: session.events.length,
-      eventCount: session.events.length,
-    };
-    // Requests complete in order: once the record is written, so are its events.
-    const written = sessions.put(record);
-    written.catch(ignore);
-    lastWrite = written;
-    reportAfter(i + 1)?.(written);
-    outcome.sessions++;
-    outcome.events += session.events.length;
-    changes.push({
-      type: 'created',
-      appName,
-      userId,
-      sessionId: id,
-      revision: 0,
-      lastUpdateTime: record.lastUpdateTime,
-      eventIds: [],
-    });
-  });
+  } catch (error) {
+    // Requests already issued must not commit: an import is whole or nothing.
+    try {
+      tx.abort();
+    } catch {
+      // Already aborted by IndexedDB itself.
+    }
+    await tx.done.catch(ignore);
+    throw refusal(error, tx.error);
+  }
   for (const name of dirtyApps) appStore.put(apps.get(name) as AppRecord).catch(ignore);
   for (const k of dirtyUsers) userStore.put(users.get(k) as UserRecord).catch(ignore);
   try {
     await tx.done;
   } catch (error) {
-    const cause = tx.error ?? error;
-    if (cause instanceof Error && cause.name === 'ConstraintError') {
-      // Callers check this first; should a batch slip through, the unique event-id index refuses it whole.
-      throw new InvalidInputError(`importSessions: an event id is given twice in one session; nothing was imported`);
-    }
-    throw error;
+    throw refusal(error, tx.error);
   }
   return { outcome, changes };
 }

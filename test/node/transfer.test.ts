@@ -299,6 +299,17 @@ describe('importSessions', () => {
     expect(await store.getUserState({ appName: 'a', userId: 'u' })).toEqual({ k: 1, new: 2 });
   });
 
+  it('writes a batch larger than one chunk of requests whole, every event in order', async () => {
+    const store = database().open();
+    const sessions = manySessions(30, 200);
+    expect(await importSessions(store, JSON.stringify(sessions))).toEqual({ sessions: 30, events: 6000, skipped: 0 });
+    expect(await store.listSessionKeys({ appName: 'bulk' })).toHaveLength(30);
+    for (const i of [0, 14, 29]) {
+      const stored = await store.getSession({ appName: 'bulk', userId: 'u', sessionId: `m${i}` });
+      expect(stored?.events).toEqual(sessions[i]?.events);
+    }
+  });
+
   it('tells subscribers about each imported session', async () => {
     const store = database().open();
     const heard: StoreChange[] = [];
@@ -444,13 +455,14 @@ describe('importSessions rejects a bad file, naming the place, and changes nothi
     expect(await engine.listSessionKeys({})).toEqual([]);
   });
 
-  it('writes nothing when the transaction fails midway (the engine trusts its input; IndexedDB refuses it)', async () => {
+  it('writes nothing when the transaction fails late (the engine trusts its input; IndexedDB refuses it)', async () => {
     const { indexedDB, dbName } = database();
     const engine = new StoreEngine({ indexedDB, dbName });
     closers.push(() => engine.close());
-    const sessions = manySessions(3);
-    // Unvalidated: the third session repeats an event id, which the unique index refuses after two sessions are written.
-    (sessions[2]?.events[1] as { id: string }).id = sessions[2]?.events[0]?.id as string;
+    // 6,000 events: written in several chunks of requests, the transaction waiting between them.
+    const sessions = manySessions(30, 200);
+    // Unvalidated: the last session repeats an event id, which the unique index refuses after the rest is written.
+    (sessions[29]?.events[1] as { id: string }).id = sessions[29]?.events[0]?.id as string;
     await expect(engine.importSessions({ sessions, onConflict: 'error' })).rejects.toBeInstanceOf(InvalidInputError);
     expect(await engine.listSessionKeys({})).toEqual([]);
     expect(await engine.getAppState({ appName: 'bulk' })).toEqual({});
