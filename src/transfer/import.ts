@@ -19,7 +19,7 @@ export interface TransferTarget {
 export interface ImportProgress {
   /** Bytes read so far. */
   bytes: number;
-  /** The source's size: known for a string or a Blob, `undefined` for a stream. */
+  /** The source's size: known for a string or a Blob; for a stream, `undefined` until it is read whole. */
   totalBytes: number | undefined;
   /** Sessions written so far; reaches `totalSessions` only once the import has committed. */
   sessions: number;
