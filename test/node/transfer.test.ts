@@ -108,6 +108,11 @@ describe('exportSessions', () => {
       'aardvark/cy/c1',
       ...(await store.listSessions({ appName: 'chat' })).sessions.map((s) => `chat/${s.userId}/${s.id}`),
     ]);
+    expect(await store.listSessionKeys({ appName: 'chat', userId: 'bob' })).toEqual([
+      { appName: 'chat', userId: 'bob', sessionId: 'empty' },
+      { appName: 'chat', userId: 'bob', sessionId: 's1' },
+    ]);
+    await expect(store.listSessionKeys({ userId: 'bob' })).rejects.toBeInstanceOf(InvalidInputError);
     const bob = JSON.parse(await exportText(store, { appName: 'chat', userId: 'bob' })).sessions as Session[];
     expect(bob.map((s) => s.id).sort()).toEqual(['empty', 's1']);
     expect(bob.every((s) => s.userId === 'bob')).toBe(true);
@@ -453,6 +458,10 @@ describe('importSessions rejects a bad file, naming the place, and changes nothi
     const badPolicy = await host.importSessions({ sessions: [], onConflict: 'merge' } as never);
     expect(badPolicy).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
     expect(await engine.listSessionKeys({})).toEqual([]);
+    expect(await host.listSessionKeys({ userId: 'u' } as never)).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT' },
+    });
   });
 
   it('writes nothing when the transaction fails late (the engine trusts its input; IndexedDB refuses it)', async () => {
@@ -585,6 +594,20 @@ describe('import progress and abort', () => {
     });
     await expect(late).rejects.toMatchObject({ name: 'AbortError' });
     expect(await store.listSessionKeys()).toEqual([]);
+  });
+
+  it('completes an import whose signal aborts once the write has started: the transaction is whole or nothing', async () => {
+    const store = database().open();
+    const writing = new AbortController();
+    const result = await importSessions(store, JSON.stringify(manySessions(150, 1)), {
+      signal: writing.signal,
+      onProgress: (p) => {
+        if (p.sessions > 0) writing.abort();
+      },
+    });
+    expect(writing.signal.aborted).toBe(true);
+    expect(result).toEqual({ sessions: 150, events: 150, skipped: 0 });
+    expect(await store.listSessionKeys()).toHaveLength(150);
   });
 });
 
