@@ -28,8 +28,9 @@ const settled = <T>(request: Promise<T>): Promise<T> => {
 };
 
 /**
- * Requests issued before the import waits for the previous batch of them. Issuing
- * is synchronous (each value is cloned); in chunks, the thread stays responsive.
+ * How many requests an import issues before it waits for the previous such
+ * chunk to be written. Issuing is synchronous (each value is cloned there), so
+ * in chunks the thread's event loop keeps running during a large import.
  */
 const CHUNK_REQUESTS = 2000;
 /** Most progress reports one import makes while its transaction runs. */
