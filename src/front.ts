@@ -7,18 +7,20 @@
  * caller's `session` object in place, as ADK's Runner requires.
  */
 import { fromWireError } from './errors.js';
-import type { AppendBatch, Backend, LoadedSession, SessionRef } from './protocol.js';
+import type { AppendBatch, Backend, ImportOutcome, LoadedSession, SessionRef } from './protocol.js';
 import {
   appendEventRequestSchema,
   appStateRequestSchema,
   createSessionRequestSchema,
   getSessionRequestSchema,
+  listSessionKeysRequestSchema,
   listSessionsRequestSchema,
   sessionKeySchema,
   userStateRequestSchema,
   validate,
 } from './schema.js';
 import { applyDelta, hasTempKeys, withoutTemp } from './state.js';
+import { prepareImport, type SessionImportOptions } from './transfer/prepare.js';
 import type {
   AppendEventRequest,
   AppStateRequest,
@@ -27,9 +29,11 @@ import type {
   Durability,
   Event,
   GetSessionRequest,
+  ListSessionKeysRequest,
   ListSessionsRequest,
   ListSessionsResponse,
   Session,
+  SessionKey,
   SessionService,
   UserStateRequest,
 } from './types.js';
@@ -197,6 +201,36 @@ export class SessionFront implements SessionService {
       item.resolve(item.event);
     });
     session.lastUpdateTime = outcome.lastUpdateTime;
+  }
+
+  /** Keys of every session of every app, of one app, or of one user: one snapshot, in listing order (oldest first). */
+  async listSessionKeys(request: ListSessionKeysRequest = {}): Promise<SessionKey[]> {
+    return this.backend.listSessionKeys(validate('listSessionKeys', listSessionKeysRequestSchema, request));
+  }
+
+  /**
+   * Writes whole sessions, in the shape ADK's API server returns them (merged
+   * state, events in append order), in one transaction: every session is
+   * validated first, and on any error nothing is written. `app:`/`user:` keys
+   * of their state are merged into the shared scopes; `temp:` keys are dropped.
+   * Once the write has started it completes: `signal` is honoured until then.
+   */
+  async importSessions(sessions: readonly Session[], options: SessionImportOptions = {}): Promise<ImportOutcome> {
+    const batch = await prepareImport(sessions, options);
+    const { onProgress } = options;
+    const report =
+      onProgress &&
+      ((processed: number) => {
+        try {
+          onProgress(processed);
+        } catch (error) {
+          // A failing progress listener is reported, and must not fail the import.
+          queueMicrotask(() => {
+            throw error;
+          });
+        }
+      });
+    return this.backend.importSessions(batch, report);
   }
 
   async getUserState(request: UserStateRequest): Promise<Record<string, unknown>> {

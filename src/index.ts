@@ -30,10 +30,28 @@ export {
   type IndexedDbSessionServiceOptions,
 } from './store/indexeddb-session-service.js';
 export { type InjectOptions, injectSessionState, MissingTemplateKeyError } from './template.js';
+export {
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+  type ExportDocument,
+  type ExportOptions,
+  type ExportProgress,
+  exportSessions,
+  exportSessionsToBlob,
+  type ImportOptions,
+  type ImportProgress,
+  type ImportResult,
+  type ImportSource,
+  importSessions,
+  type SessionImportOptions,
+  type TransferSource,
+  type TransferTarget,
+} from './transfer/index.js';
 export { appendWithState, TurnState } from './turn-state.js';
 export type {
   AppendEventRequest,
   AppStateRequest,
+  ConflictPolicy,
   Content,
   CreateSessionRequest,
   DeleteSessionRequest,
@@ -42,6 +60,7 @@ export type {
   EventActions,
   GetSessionConfig,
   GetSessionRequest,
+  ListSessionKeysRequest,
   ListSessionsRequest,
   ListSessionsResponse,
   Part,

@@ -7,14 +7,17 @@
 import type { WireError } from './errors.js';
 import type {
   AppStateRequest,
+  ConflictPolicy,
   CreateSessionRequest,
   DeleteSessionRequest,
   Durability,
   Event,
   GetSessionRequest,
+  ListSessionKeysRequest,
   ListSessionsRequest,
   ListSessionsResponse,
   Session,
+  SessionKey,
   UserStateRequest,
 } from './types.js';
 
@@ -52,6 +55,22 @@ export interface AppendOutcome {
   results: (WireError | null)[];
 }
 
+/** Whole sessions to write in one transaction: all of them, or (on any error) none. */
+export interface ImportBatch {
+  /** Already validated: merged state (split by prefix on write), events in append order. */
+  sessions: Session[];
+  onConflict: ConflictPolicy;
+}
+
+export interface ImportOutcome {
+  /** Sessions written (new or replacing a stored one). */
+  sessions: number;
+  /** Events written, over all written sessions. */
+  events: number;
+  /** Sessions left out because their id existed (`onConflict: 'skip'`). */
+  skipped: number;
+}
+
 /** A committed change, told to subscribers in this tab and others. */
 export interface StoreChange {
   type: 'created' | 'appended' | 'deleted';
@@ -72,6 +91,16 @@ export interface Backend {
   listSessions(request: ListSessionsRequest): Promise<ListedSessions>;
   deleteSession(request: DeleteSessionRequest): Promise<void>;
   appendEvents(batch: AppendBatch): Promise<AppendOutcome>;
+  /** Keys of the sessions asked for, in listing order (app, then oldest first), read in one snapshot. */
+  listSessionKeys(request: ListSessionKeysRequest): Promise<SessionKey[]>;
+  /**
+   * Writes whole sessions in one transaction. An imported session gets a fresh
+   * incarnation (revision 0); its `app:`/`user:` state is merged into the shared
+   * scopes. Tells subscribers `created` per session (after `deleted` for one replaced).
+   * `onProgress` hears how many sessions are done while the transaction runs
+   * (a few dozen reports at most; over a worker, through a Comlink proxy).
+   */
+  importSessions(batch: ImportBatch, onProgress?: (processed: number) => void): Promise<ImportOutcome>;
   getUserState(request: UserStateRequest): Promise<Record<string, unknown>>;
   getAppState(request: AppStateRequest): Promise<Record<string, unknown>>;
   close(): Promise<void>;

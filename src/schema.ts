@@ -206,6 +206,36 @@ export const appendBatchSchema = z.object({
 export const helloRequestSchema = z.object({ dbName: id.optional() });
 
 export const userStateRequestSchema = z.object({ appName: id, userId: id });
+
+/** Which sessions' keys to list: every app's, one app's, or one user's. */
+export const listSessionKeysRequestSchema = z
+  .object({ appName: id.optional(), userId: id.optional() })
+  .refine((r) => r.userId === undefined || r.appName !== undefined, {
+    message: 'needs `appName` to be set',
+    path: ['userId'],
+  });
+
+/** What an import does with a session whose id already exists for its app and user. */
+export const conflictPolicySchema = z.enum(['error', 'skip', 'replace']);
+
+/**
+ * A whole session as ADK's API server returns it: what an export file holds.
+ * `state` is the merged view (`app:`/`user:` keys included); events are in append order.
+ */
+export const importedSessionSchema = z.object({
+  id,
+  appName: id,
+  userId: id,
+  state: stateObject,
+  events: z.array(eventSchema),
+  lastUpdateTime: z.number().nonnegative('must not be negative'),
+});
+
+/** An import batch as the worker host receives it; its sessions are validated one by one. */
+export const importBatchSchema = z.object({
+  sessions: z.array(z.unknown()),
+  onConflict: conflictPolicySchema,
+});
 export const appStateRequestSchema = z.object({ appName: id });
 
 function formatPath(path: PropertyKey[]): string {
@@ -218,12 +248,19 @@ function formatPath(path: PropertyKey[]): string {
 /**
  * Validates `input` against `schema`, throwing an `InvalidInputError` that names
  * the operation, the field and the reason. Returns zod's output, in which data
- * values (state, events) are the caller's own objects, not copies.
+ * values (state, events) are the caller's own objects, not copies. `at` is where
+ * `input` sits in a larger value (`['sessions', 3]`), for the error's path.
  */
-export function validate<S extends z.ZodType>(operation: string, schema: S, input: unknown): z.output<S> {
+export function validate<S extends z.ZodType>(
+  operation: string,
+  schema: S,
+  input: unknown,
+  at: PropertyKey[] = [],
+): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const where = issue && issue.path.length > 0 ? formatPath(issue.path) : 'request';
+  const path = [...at, ...(issue?.path ?? [])];
+  const where = path.length > 0 ? formatPath(path) : 'request';
   throw new InvalidInputError(`${operation}: ${where}: ${issue?.message ?? 'is invalid'}`);
 }

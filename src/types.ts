@@ -5,12 +5,14 @@
  */
 import type { z } from 'zod';
 import type {
+  conflictPolicySchema,
   contentSchema,
   createSessionRequestSchema,
   durabilitySchema,
   eventActionsSchema,
   eventShape,
   getSessionConfigSchema,
+  listSessionKeysRequestSchema,
   listSessionsRequestSchema,
   partSchema,
 } from './schema.js';
@@ -57,6 +59,16 @@ export interface ListSessionsResponse {
   totalPages: number;
 }
 export type DeleteSessionRequest = SessionKey;
+
+/** Every app's sessions (nothing given), one app's, or one user's (`userId` needs `appName`). */
+export type ListSessionKeysRequest = z.input<typeof listSessionKeysRequestSchema>;
+
+/**
+ * What an import does with a session whose id already exists for its app and
+ * user: `'error'` rejects the whole import with `AlreadyExistsError` (nothing is
+ * imported), `'skip'` keeps the stored session, `'replace'` deletes it first.
+ */
+export type ConflictPolicy = z.input<typeof conflictPolicySchema>;
 
 /**
  * `'strict'` waits until the write is flushed to disk; `'relaxed'` until the

@@ -2,6 +2,7 @@
  * One call to get a store in an app, in the mode that suits it.
  */
 import type { ChangeFilter, ChangeListener } from '../changes.js';
+import type { SessionFront } from '../front.js';
 import { IndexedDbSessionService } from '../store/indexeddb-session-service.js';
 import type { Durability, SessionService } from '../types.js';
 import { type ConnectOptions, connectSessionStore } from './connect.js';
@@ -24,7 +25,7 @@ export interface OpenSessionStoreOptions {
 }
 
 /** What `openSessionStore` returns, whatever the mode. */
-export interface SessionStore extends SessionService {
+export interface SessionStore extends SessionService, Pick<SessionFront, 'listSessionKeys' | 'importSessions'> {
   readonly mode: Exclude<StoreMode, 'auto'>;
   subscribe(filter: ChangeFilter, listener: ChangeListener): () => void;
 }

@@ -5,14 +5,15 @@
  * known to be gone (its life lock is granted to us, its port closes, a message
  * cannot be read) and with `TimeoutError` past the optional per-call timeout.
  */
-import { type Endpoint, type Remote, releaseProxy, wrap } from 'comlink';
+import { type Endpoint, proxy, type Remote, releaseProxy, wrap } from 'comlink';
 import { fromWireError, StoreClosedError, TimeoutError } from '../errors.js';
-import type { AppendBatch, Backend, HelloResponse, HostApi, Result } from '../protocol.js';
+import type { AppendBatch, Backend, HelloResponse, HostApi, ImportBatch, Result } from '../protocol.js';
 import type {
   AppStateRequest,
   CreateSessionRequest,
   DeleteSessionRequest,
   GetSessionRequest,
+  ListSessionKeysRequest,
   ListSessionsRequest,
   UserStateRequest,
 } from '../types.js';
@@ -145,6 +146,12 @@ export class RemoteBackend implements Backend {
   }
   appendEvents(batch: AppendBatch) {
     return this.call((r) => r.appendEvents(batch));
+  }
+  listSessionKeys(request: ListSessionKeysRequest) {
+    return this.call((r) => r.listSessionKeys(request));
+  }
+  importSessions(batch: ImportBatch, onProgress?: (processed: number) => void) {
+    return this.call((r) => r.importSessions(batch, onProgress && proxy(onProgress)));
   }
   getUserState(request: UserStateRequest) {
     return this.call((r) => r.getUserState(request));

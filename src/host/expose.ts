@@ -3,7 +3,7 @@
  * everything that arrives (the page is another realm; nothing is trusted),
  * passes it to the engine and sends back a `Result`, so errors keep their class.
  */
-import { type Endpoint, expose } from 'comlink';
+import { type Endpoint, expose, releaseProxy } from 'comlink';
 import { InvalidInputError, normalizeStorageError, toWireError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { AppendBatch, HelloRequest, HostApi, Result } from '../protocol.js';
@@ -14,6 +14,8 @@ import {
   eventSchema,
   getSessionRequestSchema,
   helloRequestSchema,
+  importBatchSchema,
+  listSessionKeysRequestSchema,
   listSessionsRequestSchema,
   sessionKeySchema,
   userStateRequestSchema,
@@ -21,7 +23,10 @@ import {
 } from '../schema.js';
 import { DEFAULT_DB_NAME, StoreEngine } from '../store/engine.js';
 import type { IndexedDbSessionService } from '../store/indexeddb-session-service.js';
+import { ImportChecker } from '../transfer/validate.js';
 import type { Event } from '../types.js';
+
+type RemoteCallback = ((processed: number) => Promise<void>) & { [releaseProxy]?: () => void };
 
 async function settle<T>(work: () => Promise<T> | T): Promise<Result<T>> {
   try {
@@ -92,6 +97,27 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
         const outcome = await current().appendEvents({ ...batch, events: valid });
         let next = 0;
         return { ...outcome, results: checks.map((check) => check ?? outcome.results[next++] ?? null) };
+      }),
+    listSessionKeys: (request) =>
+      settle(() => current().listSessionKeys(validate('listSessionKeys', listSessionKeysRequestSchema, request))),
+    importSessions: (request, progress) =>
+      settle(async () => {
+        // The page's progress callback arrives as a Comlink proxy; anything else is ignored.
+        const remote = typeof progress === 'function' ? (progress as RemoteCallback) : undefined;
+        try {
+          const { sessions, onConflict } = validate('importSessions', importBatchSchema, request);
+          const checker = new ImportChecker();
+          const batch = { sessions: sessions.map((s, i) => checker.check(s, i)), onConflict };
+          return await current().importSessions(
+            batch,
+            remote &&
+              ((processed) => {
+                remote(processed).catch(() => {});
+              }),
+          );
+        } finally {
+          remote?.[releaseProxy]?.();
+        }
       }),
     goodbye: (closeStore) =>
       settle(async () => {

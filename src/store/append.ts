@@ -30,7 +30,7 @@ const sessionKey = (b: AppendBatch): [string, string, string] => [b.appName, b.u
 const keyString = (parts: readonly string[]): string => parts.join('\u0000');
 
 /** The stored form of an event: `temp:` keys never reach the database. */
-function storable(event: Event): Event {
+export function storable(event: Event): Event {
   const delta = event.actions?.stateDelta;
   if (!delta || !hasTempKeys(delta)) return event;
   return {

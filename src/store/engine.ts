@@ -8,7 +8,16 @@ import type { IDBPDatabase } from 'idb';
 import { ChangePublisher } from '../changes.js';
 import { AlreadyExistsError, normalizeStorageError, StoreClosedError } from '../errors.js';
 import { newId } from '../ids.js';
-import type { AppendBatch, AppendOutcome, Backend, ListedSessions, LoadedSession, StoreChange } from '../protocol.js';
+import type {
+  AppendBatch,
+  AppendOutcome,
+  Backend,
+  ImportBatch,
+  ImportOutcome,
+  ListedSessions,
+  LoadedSession,
+  StoreChange,
+} from '../protocol.js';
 import { applyDelta, mergeState, type StateRecord, splitDelta } from '../state.js';
 import type {
   AppStateRequest,
@@ -16,12 +25,15 @@ import type {
   DeleteSessionRequest,
   Durability,
   GetSessionRequest,
+  ListSessionKeysRequest,
   ListSessionsRequest,
   Session,
+  SessionKey,
   UserStateRequest,
 } from '../types.js';
 import { commitGroup, type GroupResult } from './append.js';
 import { openDatabase } from './database.js';
+import { commitImport } from './import.js';
 import { readEvents, readPage } from './reads.js';
 import { ALL_STORES, type AppRecord, type SessionRecord, type StoreSchema, type UserRecord } from './records.js';
 
@@ -366,6 +378,33 @@ export class StoreEngine implements Backend {
       if (strictness[d] > strictness[chosen]) chosen = d;
     }
     return chosen;
+  }
+
+  /**
+   * One read of a time index's keys: a consistent snapshot of which sessions
+   * exist, in listing order, without loading any state or events.
+   */
+  listSessionKeys(request: ListSessionKeysRequest): Promise<SessionKey[]> {
+    const { appName, userId } = request;
+    return this.run(async (db) => {
+      const sessions = db.transaction('sessions').store;
+      const keys =
+        appName === undefined
+          ? await sessions.index('byAppTime').getAllKeys()
+          : userId === undefined
+            ? await sessions.index('byAppTime').getAllKeys(IDBKeyRange.bound([appName], [appName, []]))
+            : await sessions
+                .index('byUserTime')
+                .getAllKeys(IDBKeyRange.bound([appName, userId], [appName, userId, []]));
+      return keys.map(([app, user, id]) => ({ appName: app, userId: user, sessionId: id }));
+    });
+  }
+
+  /** Writes whole sessions in one transaction (see `commitImport`), then tells subscribers. */
+  async importSessions(batch: ImportBatch, onProgress?: (processed: number) => void): Promise<ImportOutcome> {
+    const { outcome, changes } = await this.run((db) => commitImport(db, batch, this.durability, onProgress));
+    for (const change of changes) this.emit(change);
+    return outcome;
   }
 
   getUserState(request: UserStateRequest): Promise<Record<string, unknown>> {

@@ -1,0 +1,18 @@
+/** Export and import of sessions as ADK-compatible JSON. */
+export {
+  type ExportOptions,
+  type ExportProgress,
+  exportSessions,
+  exportSessionsToBlob,
+  type TransferSource,
+} from './export.js';
+export { EXPORT_FORMAT, EXPORT_VERSION, type ExportDocument } from './format.js';
+export {
+  type ImportOptions,
+  type ImportProgress,
+  type ImportResult,
+  importSessions,
+  type TransferTarget,
+} from './import.js';
+export type { SessionImportOptions } from './prepare.js';
+export type { ImportSource } from './read-text.js';
