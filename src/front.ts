@@ -14,6 +14,7 @@ import {
   createSessionRequestSchema,
   getSessionRequestSchema,
   listSessionsRequestSchema,
+  listUsersRequestSchema,
   sessionKeySchema,
   userStateRequestSchema,
   validate,
@@ -22,6 +23,7 @@ import { applyDelta, hasTempKeys, withoutTemp } from './state.js';
 import type {
   AppendEventRequest,
   AppStateRequest,
+  AppSummary,
   CreateSessionRequest,
   DeleteSessionRequest,
   Durability,
@@ -29,9 +31,12 @@ import type {
   GetSessionRequest,
   ListSessionsRequest,
   ListSessionsResponse,
+  ListUsersRequest,
   Session,
+  SessionCatalog,
   SessionService,
   UserStateRequest,
+  UserSummary,
 } from './types.js';
 
 interface QueuedAppend {
@@ -50,7 +55,7 @@ const strictness: Record<Durability, number> = {
   strict: 2,
 };
 
-export class SessionFront implements SessionService {
+export class SessionFront implements SessionService, SessionCatalog {
   /** The stored revision each session object handed out (or appended through) is at. */
   private readonly refs = new WeakMap<Session, SessionRef>();
   private readonly queues = new Map<string, QueuedAppend[]>();
@@ -205,6 +210,14 @@ export class SessionFront implements SessionService {
 
   async getAppState(request: AppStateRequest): Promise<Record<string, unknown>> {
     return this.backend.getAppState(validate('getAppState', appStateRequestSchema, request));
+  }
+
+  async listApps(): Promise<AppSummary[]> {
+    return this.backend.listApps();
+  }
+
+  async listUsers(request: ListUsersRequest): Promise<UserSummary[]> {
+    return this.backend.listUsers(validate('listUsers', listUsersRequestSchema, request));
   }
 
   /** Lets queued appends finish, then closes the backend. */

@@ -32,6 +32,7 @@ export {
 export type {
   AppendEventRequest,
   AppStateRequest,
+  AppSummary,
   Content,
   CreateSessionRequest,
   DeleteSessionRequest,
@@ -42,9 +43,12 @@ export type {
   GetSessionRequest,
   ListSessionsRequest,
   ListSessionsResponse,
+  ListUsersRequest,
   Part,
   Session,
+  SessionCatalog,
   SessionKey,
   SessionService,
   UserStateRequest,
+  UserSummary,
 } from './types.js';

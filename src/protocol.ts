@@ -7,6 +7,7 @@
 import type { WireError } from './errors.js';
 import type {
   AppStateRequest,
+  AppSummary,
   CreateSessionRequest,
   DeleteSessionRequest,
   Durability,
@@ -14,8 +15,10 @@ import type {
   GetSessionRequest,
   ListSessionsRequest,
   ListSessionsResponse,
+  ListUsersRequest,
   Session,
   UserStateRequest,
+  UserSummary,
 } from './types.js';
 
 /** Which stored incarnation of a session an object came from, and at which revision. */
@@ -74,6 +77,8 @@ export interface Backend {
   appendEvents(batch: AppendBatch): Promise<AppendOutcome>;
   getUserState(request: UserStateRequest): Promise<Record<string, unknown>>;
   getAppState(request: AppStateRequest): Promise<Record<string, unknown>>;
+  listApps(): Promise<AppSummary[]>;
+  listUsers(request: ListUsersRequest): Promise<UserSummary[]>;
   close(): Promise<void>;
 }
 

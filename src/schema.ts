@@ -187,6 +187,12 @@ export const helloRequestSchema = z.object({ dbName: id.optional() });
 export const userStateRequestSchema = z.object({ appName: id, userId: id });
 export const appStateRequestSchema = z.object({ appName: id });
 
+export const listUsersRequestSchema = z.object({
+  appName: id,
+  limit: z.number().int('must be an integer').nonnegative('must not be negative').optional(),
+  offset: z.number().int('must be an integer').nonnegative('must not be negative').optional(),
+});
+
 function formatPath(path: PropertyKey[]): string {
   return path
     .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))

@@ -3,7 +3,7 @@
  */
 import type { ChangeFilter, ChangeListener } from '../changes.js';
 import { IndexedDbSessionService } from '../store/indexeddb-session-service.js';
-import type { Durability, SessionService } from '../types.js';
+import type { Durability, SessionCatalog, SessionService } from '../types.js';
 import { type ConnectOptions, connectSessionStore } from './connect.js';
 
 /**
@@ -24,7 +24,7 @@ export interface OpenSessionStoreOptions {
 }
 
 /** What `openSessionStore` returns, whatever the mode. */
-export interface SessionStore extends SessionService {
+export interface SessionStore extends SessionService, SessionCatalog {
   readonly mode: Exclude<StoreMode, 'auto'>;
   subscribe(filter: ChangeFilter, listener: ChangeListener): () => void;
 }

@@ -14,6 +14,7 @@ import type {
   DeleteSessionRequest,
   GetSessionRequest,
   ListSessionsRequest,
+  ListUsersRequest,
   UserStateRequest,
 } from '../types.js';
 
@@ -151,6 +152,12 @@ export class RemoteBackend implements Backend {
   }
   getAppState(request: AppStateRequest) {
     return this.call((r) => r.getAppState(request));
+  }
+  listApps() {
+    return this.call((r) => r.listApps());
+  }
+  listUsers(request: ListUsersRequest) {
+    return this.call((r) => r.listUsers(request));
   }
 
   /** Ends the connection (its writes already answered); later calls reject with `StoreClosedError`. */
