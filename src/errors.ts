@@ -17,16 +17,18 @@ export type ErrorCode =
   | 'STORAGE_ERROR';
 
 export class SessionStoreError extends Error {
+  // Written out, not taken from the class: minifiers rename classes, and `name` must survive bundling.
+  override name = 'SessionStoreError';
   readonly code: ErrorCode;
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
-    this.name = new.target.name;
   }
 }
 
 /** A session with this id already exists for the same app and user. */
 export class AlreadyExistsError extends SessionStoreError {
+  override name = 'AlreadyExistsError';
   constructor(message: string) {
     super('ALREADY_EXISTS', message);
   }
@@ -34,6 +36,7 @@ export class AlreadyExistsError extends SessionStoreError {
 
 /** The session does not exist (never created, or deleted). */
 export class SessionNotFoundError extends SessionStoreError {
+  override name = 'SessionNotFoundError';
   constructor(message: string) {
     super('SESSION_NOT_FOUND', message);
   }
@@ -44,6 +47,7 @@ export class SessionNotFoundError extends SessionStoreError {
  * appended through. Reload it with `getSession` and retry.
  */
 export class StaleSessionError extends SessionStoreError {
+  override name = 'StaleSessionError';
   constructor(message: string) {
     super('STALE_SESSION', message);
   }
@@ -51,6 +55,7 @@ export class StaleSessionError extends SessionStoreError {
 
 /** The request failed validation; the message names the field and why. Nothing changed. */
 export class InvalidInputError extends SessionStoreError {
+  override name = 'InvalidInputError';
   constructor(message: string) {
     super('INVALID_INPUT', message);
   }
@@ -58,6 +63,7 @@ export class InvalidInputError extends SessionStoreError {
 
 /** The origin's storage quota is exhausted; the write was rolled back whole. */
 export class QuotaExceededError extends SessionStoreError {
+  override name = 'QuotaExceededError';
   constructor(message: string, options?: { cause?: unknown }) {
     super('QUOTA_EXCEEDED', message, options);
   }
@@ -65,6 +71,7 @@ export class QuotaExceededError extends SessionStoreError {
 
 /** The store was closed, its worker died, or another tab upgraded or deleted the database. */
 export class StoreClosedError extends SessionStoreError {
+  override name = 'StoreClosedError';
   constructor(message: string) {
     super('STORE_CLOSED', message);
   }
@@ -72,6 +79,7 @@ export class StoreClosedError extends SessionStoreError {
 
 /** A schema upgrade waited too long for other tabs to close their connections. */
 export class UpgradeBlockedError extends SessionStoreError {
+  override name = 'UpgradeBlockedError';
   constructor(message: string) {
     super('UPGRADE_BLOCKED', message);
   }
@@ -79,6 +87,7 @@ export class UpgradeBlockedError extends SessionStoreError {
 
 /** A call through the client took longer than its configured timeout. Its outcome is unknown. */
 export class TimeoutError extends SessionStoreError {
+  override name = 'TimeoutError';
   constructor(message: string) {
     super('TIMEOUT', message);
   }
@@ -86,6 +95,7 @@ export class TimeoutError extends SessionStoreError {
 
 /** IndexedDB failed for a reason outside the other codes; the transaction was rolled back. */
 export class StorageError extends SessionStoreError {
+  override name = 'StorageError';
   constructor(message: string, options?: { cause?: unknown }) {
     super('STORAGE_ERROR', message, options);
   }
