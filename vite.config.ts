@@ -53,6 +53,19 @@ export default defineConfig({
           },
         },
       },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/e2e/serve-demo.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          // Each file drives its own Chromium; one at a time keeps a 2-core machine responsive.
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });
