@@ -56,7 +56,7 @@ const inspector: Inspector = {
 
 const storage = new StoragePanel();
 const sidebar = new Sidebar(inspector, storage.el);
-const list = new SessionList(inspector);
+const list = new SessionList(inspector, () => sidebar.appSummaries.length === 0);
 const view = new SessionView(inspector);
 const transfer = new TransferPanel(inspector);
 

@@ -49,7 +49,11 @@ export class SessionList {
   private everything: { scope: string; sessions: Session[] } | undefined;
   private seen = new Map<string, number>();
 
-  constructor(private readonly inspector: Inspector) {
+  constructor(
+    private readonly inspector: Inspector,
+    /** True when the store holds no app at all (the empty state then says how to start). */
+    private readonly storeIsEmpty: () => boolean,
+  ) {
     let typing: ReturnType<typeof setTimeout> | undefined;
     this.filter.addEventListener('input', () => {
       clearTimeout(typing);
@@ -107,7 +111,11 @@ export class SessionList {
     );
     const generation = ++this.generation;
     if (!selection.app) {
-      this.renderEmpty('Pick an app on the left to list its sessions, or start one with New session.');
+      this.renderEmpty(
+        this.storeIsEmpty()
+          ? 'The store is empty. Start a conversation with New session, fill it with Generate sample data, or Import a file.'
+          : 'Pick an app on the left to list its sessions.',
+      );
       return;
     }
     const loaded = await this.load(selection.app, selection.user);

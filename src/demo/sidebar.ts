@@ -75,14 +75,26 @@ export class Sidebar {
     if (selection.app) {
       replace(this.usersHeading, 'Users ', h('span', { class: 'pane-sub' }, `in ${selection.app}`));
       const total = apps.find((a) => a.appName === selection.app)?.sessionCount ?? 0;
+      const open = selection.session;
       const rows = [
-        h('li', null, navLink(formatHash({ app: selection.app }), 'All users', total, !selection.user, 'all')),
+        // Widening the list to every user keeps the open session open.
+        h(
+          'li',
+          null,
+          navLink(
+            formatHash({ app: selection.app, ...(open ? { session: open } : {}) }),
+            'All users',
+            total,
+            !selection.user,
+            'all',
+          ),
+        ),
         ...(usersOf === selection.app ? users : []).map((u) =>
           h(
             'li',
             null,
             navLink(
-              formatHash({ app: u.appName, user: u.userId }),
+              formatHash({ app: u.appName, user: u.userId, ...(open?.userId === u.userId ? { session: open } : {}) }),
               u.userId,
               u.sessionCount,
               selection.user === u.userId,
