@@ -42,7 +42,16 @@ export class SessionList {
   private readonly range = h('span', { class: 'pager-range', 'aria-live': 'polite' });
   private readonly prev = h('button', { type: 'button', class: 'ghost icon', 'aria-label': 'Previous page' }, '‹');
   private readonly next = h('button', { type: 'button', class: 'ghost icon', 'aria-label': 'Next page' }, '›');
-  private readonly pager = h('div', { class: 'pager' }, this.prev, this.range, this.next);
+  private readonly first = h('button', { type: 'button', class: 'ghost icon', 'aria-label': 'First page' }, '«');
+  private readonly last = h('button', { type: 'button', class: 'ghost icon', 'aria-label': 'Last page' }, '»');
+  private readonly pager = h(
+    'div',
+    { class: 'pager' },
+    h('span', null, this.first, this.prev),
+    this.range,
+    h('span', null, this.next, this.last),
+  );
+  private total = 0;
   private page = 0;
   private scope = '';
   private generation = 0;
@@ -67,8 +76,10 @@ export class SessionList {
       this.everything = undefined;
       void this.refresh();
     });
-    this.prev.addEventListener('click', () => this.turn(-1));
-    this.next.addEventListener('click', () => this.turn(1));
+    this.prev.addEventListener('click', () => this.turn(this.page - 1));
+    this.next.addEventListener('click', () => this.turn(this.page + 1));
+    this.first.addEventListener('click', () => this.turn(0));
+    this.last.addEventListener('click', () => this.turn(Math.ceil(this.total / PAGE_SIZE) - 1));
     arrowKeys(this.list, 'a');
     this.el = h(
       'section',
@@ -85,8 +96,8 @@ export class SessionList {
     this.filter.select();
   }
 
-  private turn(by: number): void {
-    this.page = Math.max(0, this.page + by);
+  private turn(page: number): void {
+    this.page = Math.max(0, page);
     void this.refresh().then(() => this.list.querySelector('a')?.focus());
   }
 
@@ -197,8 +208,9 @@ export class SessionList {
     const to = from + sessions.length - 1;
     this.pager.hidden = false;
     this.range.textContent = `${formatCount(from)}–${formatCount(to)} of ${formatCount(total)}${filtered ? ` matching (of ${formatCount(scanned)})` : ''}`;
-    this.prev.disabled = this.page === 0;
-    this.next.disabled = to >= total;
+    this.total = total;
+    this.prev.disabled = this.first.disabled = this.page === 0;
+    this.next.disabled = this.last.disabled = to >= total;
   }
 
   private row(s: Session, selection: Selection, now: number, changed: boolean): HTMLAnchorElement {

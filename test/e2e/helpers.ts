@@ -8,7 +8,8 @@ import { type Browser, type BrowserContext, chromium, type Locator, type Page } 
 import { expect, inject } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../../vite.config.js';
 
-export const SCREENSHOTS = 'test-results/e2e';
+/** Screenshots and files the tests write, kept for looking at (ignored by git). */
+export const ARTEFACTS = 'test-results/e2e';
 
 export function launch(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
@@ -44,9 +45,14 @@ export function button(scope: Page | Locator, name: string): Locator {
   return scope.getByRole('button', { name, exact: true });
 }
 
+/** A path under the artefacts folder (created if need be) for a file a test writes. */
+export function artefact(name: string): string {
+  mkdirSync(ARTEFACTS, { recursive: true });
+  return `${ARTEFACTS}/${name}`;
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: `${SCREENSHOTS}/${name}.png` });
+  await page.screenshot({ path: artefact(`${name}.png`) });
 }
 
 /** Creates a session through the New session dialog; the page then shows it. */

@@ -5,6 +5,7 @@
  */
 import type { Browser, BrowserContext } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { formatBytes } from '../../src/demo/format.js';
 import {
   button,
   chat,
@@ -55,6 +56,15 @@ describe('demo inspector', () => {
       expect(await button(page, name).isVisible(), name).toBe(true);
     }
     expect(await page.locator('.db-info').textContent()).toContain('SharedWorker');
+
+    // Storage: usage, quota and persistence from the Storage API, and a way to ask for persistence.
+    const storage = page.getByRole('region', { name: 'Storage' });
+    const facts = await storage.locator('dt').allTextContents();
+    expect(facts).toEqual(expect.arrayContaining(['Used', 'Quota', 'Persistent']));
+    const estimate = await page.evaluate(() => navigator.storage.estimate());
+    expect(await storage.textContent()).toContain(formatBytes(estimate.quota ?? 0));
+    await button(storage, 'Request persistent storage').click();
+    await expect.poll(() => storage.textContent()).toMatch(/Granted|Declined/);
   });
 
   it('creates a session, chats with the demo agent, and shows events and state by scope', async () => {
@@ -247,6 +257,12 @@ describe('demo inspector', () => {
     await button(page, 'Next page').click();
     await expect.poll(() => pager.textContent()).toBe('101–120 of 120');
     expect(await button(page, 'Next page').isDisabled()).toBe(true);
+    expect(await button(page, 'Last page').isDisabled()).toBe(true);
+    await button(page, 'First page').click();
+    await expect.poll(() => pager.textContent()).toBe('1–50 of 120');
+    expect(await button(page, 'Previous page').isDisabled()).toBe(true);
+    await button(page, 'Last page').click();
+    await expect.poll(() => pager.textContent()).toBe('101–120 of 120');
 
     await sessionRows(page).first().click();
     await expect.poll(() => events(page).count()).toBe(6);

@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  artefact,
   button,
   chat,
   createSession,
@@ -15,7 +16,6 @@ import {
   launch,
   type OpenedPage,
   openDemo,
-  SCREENSHOTS,
   sessionRows,
   sessionTitle,
   stateRows,
@@ -97,7 +97,7 @@ describe('export and import', () => {
     await createSession(source, { app: 'app-two', user: 'ada', id: 'ada-2' });
     await chat(source, 'what time is it', 4);
 
-    const exported = await exportFile(source, /^Everything/, `${SCREENSHOTS}/export-everything.json`);
+    const exported = await exportFile(source, /^Everything/, artefact('export-everything.json'));
     expect(await progressBars(source)).toContain('Export progress');
     const original = sessionsOf(exported);
     expect(original).toHaveLength(3);
@@ -124,7 +124,7 @@ describe('export and import', () => {
     expect((await stateRows(target, 'Session')).topic?.[0]).toBe('"export"');
 
     // ...and exporting it again gives the same sessions, field for field.
-    const again = await exportFile(target, /^Everything/, `${SCREENSHOTS}/export-again.json`);
+    const again = await exportFile(target, /^Everything/, artefact('export-again.json'));
     expect(sessionsOf(again)).toEqual(original);
 
     // Importing the same file again skips what exists and says so.
@@ -142,16 +142,16 @@ describe('export and import', () => {
     await chat(page, 'hi', 2);
     await page.goto(page.url().replace(/#.*/, '#app=scoped&user=u2'));
     await page.locator('html[data-ready="true"]').waitFor();
-    const user = sessionsOf(await exportFile(page, /^User u2 in scoped/, `${SCREENSHOTS}/export-user.json`));
+    const user = sessionsOf(await exportFile(page, /^User u2 in scoped/, artefact('export-user.json')));
     expect(user.map((s) => (s as { id: string }).id)).toEqual(['two']);
-    const app = sessionsOf(await exportFile(page, /^App scoped/, `${SCREENSHOTS}/export-app.json`));
+    const app = sessionsOf(await exportFile(page, /^App scoped/, artefact('export-app.json')));
     expect(app.map((s) => (s as { id: string }).id)).toEqual(['one', 'two']);
   });
 
   it('refuses a bad file with a clear error and changes nothing', async () => {
     const page = await profile();
     const tab = tabs.at(-1) as OpenedPage;
-    const bad = `${SCREENSHOTS}/not-an-export.json`;
+    const bad = artefact('not-an-export.json');
     writeFileSync(bad, JSON.stringify({ format: 'something-else', sessions: [] }));
     await importFile(page, bad);
     const alert = page.getByRole('alert').filter({ hasText: 'Import failed' });
@@ -159,7 +159,7 @@ describe('export and import', () => {
     expect(await alert.textContent()).toMatch(
       /not-an-export\.json was not imported.*InvalidInputError \(INVALID_INPUT\).*format/,
     );
-    const broken = `${SCREENSHOTS}/broken.json`;
+    const broken = artefact('broken.json');
     writeFileSync(broken, '{"format": "adk-sessions", "version": 1, "sessions": [');
     await importFile(page, broken);
     await page.getByRole('alert').filter({ hasText: 'broken.json was not imported' }).waitFor();
