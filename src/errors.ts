@@ -17,18 +17,17 @@ export type ErrorCode =
   | 'STORAGE_ERROR';
 
 export class SessionStoreError extends Error {
-  // Written out, not taken from the class: minifiers rename classes, and `name` must survive bundling.
-  override name = 'SessionStoreError';
   readonly code: ErrorCode;
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
+    // The family's names are written out (minifiers rename classes); a subclass from elsewhere keeps its own.
+    this.name = familyNames.get(new.target) ?? new.target.name;
   }
 }
 
 /** A session with this id already exists for the same app and user. */
 export class AlreadyExistsError extends SessionStoreError {
-  override name = 'AlreadyExistsError';
   constructor(message: string) {
     super('ALREADY_EXISTS', message);
   }
@@ -36,7 +35,6 @@ export class AlreadyExistsError extends SessionStoreError {
 
 /** The session does not exist (never created, or deleted). */
 export class SessionNotFoundError extends SessionStoreError {
-  override name = 'SessionNotFoundError';
   constructor(message: string) {
     super('SESSION_NOT_FOUND', message);
   }
@@ -47,7 +45,6 @@ export class SessionNotFoundError extends SessionStoreError {
  * appended through. Reload it with `getSession` and retry.
  */
 export class StaleSessionError extends SessionStoreError {
-  override name = 'StaleSessionError';
   constructor(message: string) {
     super('STALE_SESSION', message);
   }
@@ -55,7 +52,6 @@ export class StaleSessionError extends SessionStoreError {
 
 /** The request failed validation; the message names the field and why. Nothing changed. */
 export class InvalidInputError extends SessionStoreError {
-  override name = 'InvalidInputError';
   constructor(message: string) {
     super('INVALID_INPUT', message);
   }
@@ -63,7 +59,6 @@ export class InvalidInputError extends SessionStoreError {
 
 /** The origin's storage quota is exhausted; the write was rolled back whole. */
 export class QuotaExceededError extends SessionStoreError {
-  override name = 'QuotaExceededError';
   constructor(message: string, options?: { cause?: unknown }) {
     super('QUOTA_EXCEEDED', message, options);
   }
@@ -71,7 +66,6 @@ export class QuotaExceededError extends SessionStoreError {
 
 /** The store was closed, its worker died, or another tab upgraded or deleted the database. */
 export class StoreClosedError extends SessionStoreError {
-  override name = 'StoreClosedError';
   constructor(message: string) {
     super('STORE_CLOSED', message);
   }
@@ -79,7 +73,6 @@ export class StoreClosedError extends SessionStoreError {
 
 /** A schema upgrade waited too long for other tabs to close their connections. */
 export class UpgradeBlockedError extends SessionStoreError {
-  override name = 'UpgradeBlockedError';
   constructor(message: string) {
     super('UPGRADE_BLOCKED', message);
   }
@@ -87,7 +80,6 @@ export class UpgradeBlockedError extends SessionStoreError {
 
 /** A call through the client took longer than its configured timeout. Its outcome is unknown. */
 export class TimeoutError extends SessionStoreError {
-  override name = 'TimeoutError';
   constructor(message: string) {
     super('TIMEOUT', message);
   }
@@ -95,7 +87,6 @@ export class TimeoutError extends SessionStoreError {
 
 /** IndexedDB failed for a reason outside the other codes; the transaction was rolled back. */
 export class StorageError extends SessionStoreError {
-  override name = 'StorageError';
   constructor(message: string, options?: { cause?: unknown }) {
     super('STORAGE_ERROR', message, options);
   }
@@ -112,6 +103,19 @@ const classes: Record<ErrorCode, new (message: string) => SessionStoreError> = {
   TIMEOUT: TimeoutError,
   STORAGE_ERROR: StorageError,
 };
+
+const familyNames = new Map<abstract new (...args: never[]) => SessionStoreError, string>([
+  [SessionStoreError, 'SessionStoreError'],
+  [AlreadyExistsError, 'AlreadyExistsError'],
+  [SessionNotFoundError, 'SessionNotFoundError'],
+  [StaleSessionError, 'StaleSessionError'],
+  [InvalidInputError, 'InvalidInputError'],
+  [QuotaExceededError, 'QuotaExceededError'],
+  [StoreClosedError, 'StoreClosedError'],
+  [UpgradeBlockedError, 'UpgradeBlockedError'],
+  [TimeoutError, 'TimeoutError'],
+  [StorageError, 'StorageError'],
+]);
 
 /** The structured-clone-safe form of an error. */
 export interface WireError {
