@@ -29,14 +29,6 @@ export {
   IndexedDbSessionService,
   type IndexedDbSessionServiceOptions,
 } from './store/indexeddb-session-service.js';
-export {
-  type ExportOptions,
-  exportSessions,
-  exportSessionsToBlob,
-  type ImportOptions,
-  type ImportResult,
-  importSessions,
-} from './transfer/index.js';
 export type {
   AppendEventRequest,
   AppStateRequest,
