@@ -14,10 +14,17 @@ export const chromiumArgs = [
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
+  // `vite build` builds the demo inspector (index.html + src/demo + the store's workers) into
+  // dist/demo, with relative URLs so it can be served from any path. The library's own build
+  // belongs in a second mode (`vite build --mode lib`: build.lib on src/index.ts and the worker
+  // entries, into dist/ with emptyOutDir false so dist/demo survives), not in this default.
+  base: './',
   build: {
     target: 'es2022',
     sourcemap: true,
+    outDir: 'dist/demo',
   },
+  preview: { host: '127.0.0.1', strictPort: true },
   worker: { format: 'es' },
   test: {
     projects: [
@@ -44,6 +51,19 @@ export default defineConfig({
             provider: playwright({ launchOptions: { executablePath: chromiumPath, args: chromiumArgs } }),
             instances: [{ browser: 'chromium' }],
           },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/e2e/serve-demo.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          // Each file drives its own Chromium; one at a time keeps a 2-core machine responsive.
+          fileParallelism: false,
         },
       },
     ],

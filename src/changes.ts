@@ -7,9 +7,9 @@ import type { StoreChange } from './protocol.js';
 
 export const channelName = (dbName: string): string => `idb-adk-sessions:${dbName}`;
 
-/** Which changes to hear: an app's, one user's sessions, or one session's. */
+/** Which changes to hear: every change (`{}`), an app's, one user's sessions, or one session's. */
 export interface ChangeFilter {
-  appName: string;
+  appName?: string;
   userId?: string;
   sessionId?: string;
 }
@@ -18,7 +18,7 @@ export type ChangeListener = (change: StoreChange) => void;
 
 function matches(filter: ChangeFilter, change: StoreChange): boolean {
   return (
-    filter.appName === change.appName &&
+    (filter.appName === undefined || filter.appName === change.appName) &&
     (filter.userId === undefined || filter.userId === change.userId) &&
     (filter.sessionId === undefined || filter.sessionId === change.sessionId)
   );

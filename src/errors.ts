@@ -21,7 +21,8 @@ export class SessionStoreError extends Error {
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
-    this.name = new.target.name;
+    // The family's names are written out (minifiers rename classes); a subclass from elsewhere keeps its own.
+    this.name = familyNames.get(new.target) ?? new.target.name;
   }
 }
 
@@ -102,6 +103,19 @@ const classes: Record<ErrorCode, new (message: string) => SessionStoreError> = {
   TIMEOUT: TimeoutError,
   STORAGE_ERROR: StorageError,
 };
+
+const familyNames = new Map<abstract new (...args: never[]) => SessionStoreError, string>([
+  [SessionStoreError, 'SessionStoreError'],
+  [AlreadyExistsError, 'AlreadyExistsError'],
+  [SessionNotFoundError, 'SessionNotFoundError'],
+  [StaleSessionError, 'StaleSessionError'],
+  [InvalidInputError, 'InvalidInputError'],
+  [QuotaExceededError, 'QuotaExceededError'],
+  [StoreClosedError, 'StoreClosedError'],
+  [UpgradeBlockedError, 'UpgradeBlockedError'],
+  [TimeoutError, 'TimeoutError'],
+  [StorageError, 'StorageError'],
+]);
 
 /** The structured-clone-safe form of an error. */
 export interface WireError {

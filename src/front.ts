@@ -15,6 +15,7 @@ import {
   getSessionRequestSchema,
   listSessionKeysRequestSchema,
   listSessionsRequestSchema,
+  listUsersRequestSchema,
   sessionKeySchema,
   userStateRequestSchema,
   validate,
@@ -24,6 +25,7 @@ import { prepareImport, type SessionImportOptions } from './transfer/prepare.js'
 import type {
   AppendEventRequest,
   AppStateRequest,
+  AppSummary,
   CreateSessionRequest,
   DeleteSessionRequest,
   Durability,
@@ -32,10 +34,13 @@ import type {
   ListSessionKeysRequest,
   ListSessionsRequest,
   ListSessionsResponse,
+  ListUsersRequest,
   Session,
+  SessionCatalog,
   SessionKey,
   SessionService,
   UserStateRequest,
+  UserSummary,
 } from './types.js';
 
 interface QueuedAppend {
@@ -54,7 +59,7 @@ const strictness: Record<Durability, number> = {
   strict: 2,
 };
 
-export class SessionFront implements SessionService {
+export class SessionFront implements SessionService, SessionCatalog {
   /** The stored revision each session object handed out (or appended through) is at. */
   private readonly refs = new WeakMap<Session, SessionRef>();
   private readonly queues = new Map<string, QueuedAppend[]>();
@@ -239,6 +244,14 @@ export class SessionFront implements SessionService {
 
   async getAppState(request: AppStateRequest): Promise<Record<string, unknown>> {
     return this.backend.getAppState(validate('getAppState', appStateRequestSchema, request));
+  }
+
+  async listApps(): Promise<AppSummary[]> {
+    return this.backend.listApps();
+  }
+
+  async listUsers(request: ListUsersRequest): Promise<UserSummary[]> {
+    return this.backend.listUsers(validate('listUsers', listUsersRequestSchema, request));
   }
 
   /** Lets queued appends finish, then closes the backend. */

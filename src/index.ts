@@ -51,6 +51,7 @@ export { appendWithState, TurnState } from './turn-state.js';
 export type {
   AppendEventRequest,
   AppStateRequest,
+  AppSummary,
   ConflictPolicy,
   Content,
   CreateSessionRequest,
@@ -63,9 +64,12 @@ export type {
   ListSessionKeysRequest,
   ListSessionsRequest,
   ListSessionsResponse,
+  ListUsersRequest,
   Part,
   Session,
+  SessionCatalog,
   SessionKey,
   SessionService,
   UserStateRequest,
+  UserSummary,
 } from './types.js';

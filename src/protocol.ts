@@ -7,6 +7,7 @@
 import type { WireError } from './errors.js';
 import type {
   AppStateRequest,
+  AppSummary,
   ConflictPolicy,
   CreateSessionRequest,
   DeleteSessionRequest,
@@ -16,9 +17,11 @@ import type {
   ListSessionKeysRequest,
   ListSessionsRequest,
   ListSessionsResponse,
+  ListUsersRequest,
   Session,
   SessionKey,
   UserStateRequest,
+  UserSummary,
 } from './types.js';
 
 /** Which stored incarnation of a session an object came from, and at which revision. */
@@ -103,6 +106,8 @@ export interface Backend {
   importSessions(batch: ImportBatch, onProgress?: (processed: number) => void): Promise<ImportOutcome>;
   getUserState(request: UserStateRequest): Promise<Record<string, unknown>>;
   getAppState(request: AppStateRequest): Promise<Record<string, unknown>>;
+  listApps(): Promise<AppSummary[]>;
+  listUsers(request: ListUsersRequest): Promise<UserSummary[]>;
   close(): Promise<void>;
 }
 

@@ -238,6 +238,12 @@ export const importBatchSchema = z.object({
 });
 export const appStateRequestSchema = z.object({ appName: id });
 
+export const listUsersRequestSchema = z.object({
+  appName: id,
+  limit: z.number().int('must be an integer').nonnegative('must not be negative').optional(),
+  offset: z.number().int('must be an integer').nonnegative('must not be negative').optional(),
+});
+
 function formatPath(path: PropertyKey[]): string {
   return path
     .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))

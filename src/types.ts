@@ -14,6 +14,7 @@ import type {
   getSessionConfigSchema,
   listSessionKeysRequestSchema,
   listSessionsRequestSchema,
+  listUsersRequestSchema,
   partSchema,
 } from './schema.js';
 
@@ -105,4 +106,33 @@ export interface SessionService {
   /** The app scope's state, keys without the `app:` prefix. */
   getAppState(request: AppStateRequest): Promise<Record<string, unknown>>;
   close(): Promise<void>;
+}
+
+/** An app the store holds state or sessions for. */
+export interface AppSummary {
+  appName: string;
+  /** Sessions the app has now, over all its users; 0 once they are all deleted (its app state remains). */
+  sessionCount: number;
+}
+
+/** A user of an app. */
+export interface UserSummary {
+  appName: string;
+  userId: string;
+  /** Sessions the user has now in that app; 0 once they are all deleted (the user state remains). */
+  sessionCount: number;
+}
+
+/** Users of one app, by `userId` ascending; `offset` and `limit` page through them. */
+export type ListUsersRequest = z.input<typeof listUsersRequestSchema>;
+
+/**
+ * Beyond ADK's shapes: what the store holds, for tools that browse it (the demo
+ * inspector, admin pages). Reads the app and user records, never the sessions or events.
+ */
+export interface SessionCatalog {
+  /** Every app, by `appName` ascending. */
+  listApps(): Promise<AppSummary[]>;
+  /** The users of one app, by `userId` ascending; one app's users never include another's. */
+  listUsers(request: ListUsersRequest): Promise<UserSummary[]>;
 }

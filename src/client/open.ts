@@ -4,7 +4,7 @@
 import type { ChangeFilter, ChangeListener } from '../changes.js';
 import type { SessionFront } from '../front.js';
 import { IndexedDbSessionService } from '../store/indexeddb-session-service.js';
-import type { Durability, SessionService } from '../types.js';
+import type { Durability, SessionCatalog, SessionService } from '../types.js';
 import { type ConnectOptions, connectSessionStore } from './connect.js';
 
 /**
@@ -25,7 +25,10 @@ export interface OpenSessionStoreOptions {
 }
 
 /** What `openSessionStore` returns, whatever the mode. */
-export interface SessionStore extends SessionService, Pick<SessionFront, 'listSessionKeys' | 'importSessions'> {
+export interface SessionStore
+  extends SessionService,
+    SessionCatalog,
+    Pick<SessionFront, 'listSessionKeys' | 'importSessions'> {
   readonly mode: Exclude<StoreMode, 'auto'>;
   subscribe(filter: ChangeFilter, listener: ChangeListener): () => void;
 }

@@ -15,6 +15,7 @@ import type {
   GetSessionRequest,
   ListSessionKeysRequest,
   ListSessionsRequest,
+  ListUsersRequest,
   UserStateRequest,
 } from '../types.js';
 
@@ -158,6 +159,12 @@ export class RemoteBackend implements Backend {
   }
   getAppState(request: AppStateRequest) {
     return this.call((r) => r.getAppState(request));
+  }
+  listApps() {
+    return this.call((r) => r.listApps());
+  }
+  listUsers(request: ListUsersRequest) {
+    return this.call((r) => r.listUsers(request));
   }
 
   /** Ends the connection (its writes already answered); later calls reject with `StoreClosedError`. */

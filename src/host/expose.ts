@@ -17,6 +17,7 @@ import {
   importBatchSchema,
   listSessionKeysRequestSchema,
   listSessionsRequestSchema,
+  listUsersRequestSchema,
   sessionKeySchema,
   userStateRequestSchema,
   validate,
@@ -81,6 +82,8 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
       settle(() => current().getUserState(validate('getUserState', userStateRequestSchema, request))),
     getAppState: (request) =>
       settle(() => current().getAppState(validate('getAppState', appStateRequestSchema, request))),
+    listApps: () => settle(() => current().listApps()),
+    listUsers: (request) => settle(() => current().listUsers(validate('listUsers', listUsersRequestSchema, request))),
     appendEvents: (request) =>
       settle(async () => {
         const batch = validate('appendEvent', appendBatchSchema, request) as AppendBatch;

@@ -21,20 +21,23 @@ import type {
 import { applyDelta, mergeState, type StateRecord, splitDelta } from '../state.js';
 import type {
   AppStateRequest,
+  AppSummary,
   CreateSessionRequest,
   DeleteSessionRequest,
   Durability,
   GetSessionRequest,
   ListSessionKeysRequest,
   ListSessionsRequest,
+  ListUsersRequest,
   Session,
   SessionKey,
   UserStateRequest,
+  UserSummary,
 } from '../types.js';
 import { commitGroup, type GroupResult } from './append.js';
 import { openDatabase } from './database.js';
 import { commitImport } from './import.js';
-import { readEvents, readPage } from './reads.js';
+import { readEvents, readPage, readUsers } from './reads.js';
 import { ALL_STORES, type AppRecord, type SessionRecord, type StoreSchema, type UserRecord } from './records.js';
 
 export interface EngineOptions {
@@ -413,6 +416,20 @@ export class StoreEngine implements Backend {
 
   getAppState(request: AppStateRequest): Promise<Record<string, unknown>> {
     return this.run(async (db) => (await db.get('appState', request.appName))?.state ?? {});
+  }
+
+  listApps(): Promise<AppSummary[]> {
+    return this.run(async (db) =>
+      (await db.getAll('appState')).map((r) => ({ appName: r.appName, sessionCount: r.sessionCount })),
+    );
+  }
+
+  listUsers(request: ListUsersRequest): Promise<UserSummary[]> {
+    return this.run(async (db) => {
+      const tx = db.transaction('userState', 'readonly');
+      const records = await readUsers(tx.store, request.appName, request.offset ?? 0, request.limit);
+      return records.map((r) => ({ appName: r.appName, userId: r.userId, sessionCount: r.sessionCount }));
+    });
   }
 
   /** Lets queued appends commit, then closes the connection; later calls reject with `StoreClosedError`. */

@@ -6,7 +6,7 @@
  */
 import type { IDBPIndex, IDBPObjectStore, IDBPTransaction } from 'idb';
 import type { GetSessionConfig } from '../types.js';
-import type { EventRecord, SessionRecord, StoreSchema } from './records.js';
+import type { EventRecord, SessionRecord, StoreSchema, UserRecord } from './records.js';
 
 type ReadTx = IDBPTransaction<StoreSchema, ('sessions' | 'events' | 'appState' | 'userState')[], 'readonly'>;
 type EventStore = IDBPObjectStore<
@@ -132,6 +132,24 @@ export async function readPage(
   }
   flush();
   return collected.slice(skip, skip + take);
+}
+
+type UserStore = IDBPObjectStore<StoreSchema, ['userState'], 'userState', 'readonly'>;
+
+/** One page of an app's user records, by `userId` ascending. Reads about `offset + take` keys and `take` records. */
+export async function readUsers(
+  store: UserStore,
+  appName: string,
+  offset: number,
+  take: number | undefined,
+): Promise<UserRecord[]> {
+  if (take === 0) return [];
+  const all = IDBKeyRange.bound([appName], [appName, []]);
+  if (offset === 0) return store.getAll(all, take);
+  const cursor = await store.openKeyCursor(all);
+  const start = cursor && (await cursor.advance(offset));
+  if (!start) return [];
+  return store.getAll(IDBKeyRange.bound(start.key, [appName, []]), take);
 }
 
 export type { ReadTx };
