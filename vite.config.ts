@@ -13,11 +13,28 @@ export const chromiumArgs = [
 ];
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export default defineConfig({
-  // `vite build` builds the demo inspector (index.html + src/demo + the store's workers) into
-  // dist/demo, with relative URLs so it can be served from any path. The library's own build
-  // belongs in a second mode (`vite build --mode lib`: build.lib on src/index.ts and the worker
-  // entries, into dist/ with emptyOutDir false so dist/demo survives), not in this default.
+/**
+ * `vite build --mode lib`: the library, as published. ES modules for the main entry and the `adk`
+ * subpath, their dependencies left to the app's bundler; the worker entries, reached through
+ * `new URL(..., import.meta.url)`, become self-contained chunks beside them.
+ */
+const library = defineConfig({
+  build: {
+    outDir: 'dist',
+    emptyOutDir: false,
+    target: 'es2022',
+    sourcemap: true,
+    lib: { entry: { index: 'src/index.ts', adk: 'src/adk/index.ts' }, formats: ['es'] },
+    rollupOptions: { external: [/^comlink(\/|$)/, /^idb(\/|$)/, /^zod(\/|$)/, /^@google\/adk(\/|$)/] },
+  },
+  worker: { format: 'es' },
+});
+
+/**
+ * `vite build` builds the demo inspector (index.html + src/demo + the store's workers) into
+ * dist/demo, with relative URLs so it can be served from any path; `vite` serves it in dev.
+ */
+const app = defineConfig({
   base: './',
   build: {
     target: 'es2022',
@@ -69,3 +86,5 @@ export default defineConfig({
     ],
   },
 });
+
+export default defineConfig(({ mode }) => (mode === 'lib' ? library : app));
