@@ -12,7 +12,10 @@ export function deleteDatabase(name: string): Promise<void> {
 }
 
 /** A client over its own dedicated module worker: what one tab has. */
-export function dedicatedClient(dbName: string, options: { timeoutMs?: number } = {}): {
+export function dedicatedClient(
+  dbName: string,
+  options: { timeoutMs?: number } = {},
+): {
   client: SessionStoreClient;
   worker: Worker;
 } {
