@@ -196,13 +196,23 @@ function formatPath(path: PropertyKey[]): string {
 
 /**
  * Validates `input` against `schema`, throwing an `InvalidInputError` that names
- * the operation, the field and the reason. Returns zod's output, in which data
+ * the operation, the field and the reason — also when merely reading `input`
+ * throws (hostile getters and proxies are bad input, not crashes). Returns zod's output, in which data
  * values (state, events) are the caller's own objects, not copies.
  */
 export function validate<S extends z.ZodType>(operation: string, schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const where = issue && issue.path.length > 0 ? formatPath(issue.path) : 'request';
-  throw new InvalidInputError(`${operation}: ${where}: ${issue?.message ?? 'is invalid'}`);
+  let problem: string;
+  try {
+    const result = schema.safeParse(input);
+    if (result.success) return result.data;
+    // zod builds issue messages lazily, reading the input again: keep this inside the try.
+    const issue = result.error.issues[0];
+    const where = issue && issue.path.length > 0 ? formatPath(issue.path) : 'request';
+    problem = `${operation}: ${where}: ${issue?.message ?? 'is invalid'}`;
+  } catch (error) {
+    // Reading the input itself failed: a getter that throws, a revoked Proxy, a trap. Still bad input.
+    const why = error instanceof Error ? error.message : String(error);
+    problem = `${operation}: request: cannot be read (${why})`;
+  }
+  throw new InvalidInputError(problem);
 }
