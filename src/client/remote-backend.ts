@@ -6,7 +6,7 @@
  * cannot be read) and with `TimeoutError` past the optional per-call timeout.
  */
 import { type Endpoint, type Remote, releaseProxy, wrap } from 'comlink';
-import { fromWireError, StoreClosedError, TimeoutError } from '../errors.js';
+import { fromWireError, InvalidInputError, SessionStoreError, StoreClosedError, TimeoutError } from '../errors.js';
 import type { AppendBatch, Backend, HelloResponse, HostApi, Result } from '../protocol.js';
 import type {
   AppStateRequest,
@@ -125,7 +125,7 @@ export class RemoteBackend implements Backend {
         },
         (error: unknown) => {
           if (!this.pending.has(fail)) return;
-          fail(error instanceof Error ? error : new StoreClosedError(String(error)));
+          fail(sendFailure(error));
         },
       );
     });
@@ -162,4 +162,18 @@ export class RemoteBackend implements Backend {
     }
     this.options.onReleased?.();
   }
+}
+
+/**
+ * Why a call never reached the worker, as a typed error: a request the
+ * structured clone refuses (validated, then changed by a getter) is bad input;
+ * anything else means the channel is unusable.
+ */
+function sendFailure(error: unknown): SessionStoreError {
+  if (error instanceof SessionStoreError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof Error && error.name === 'DataCloneError') {
+    return new InvalidInputError(`request cannot be sent to the store worker: ${message}`);
+  }
+  return new StoreClosedError(`the store worker cannot be reached: ${message}`);
 }

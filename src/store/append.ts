@@ -10,7 +10,13 @@
  * readwrite transactions across tabs, so this holds for every tab and instance.
  */
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
-import { SessionNotFoundError, StaleSessionError, toWireError, type WireError } from '../errors.js';
+import {
+  normalizeStorageError,
+  SessionNotFoundError,
+  StaleSessionError,
+  toWireError,
+  type WireError,
+} from '../errors.js';
 import type { AppendBatch, AppendOutcome, StoreChange } from '../protocol.js';
 import { applyDelta, hasTempKeys, isEmpty, splitDelta, withoutTemp } from '../state.js';
 import type { Event } from '../types.js';
@@ -138,8 +144,8 @@ export async function commitGroup(
           })
           .catch(ignore);
       } catch (error) {
-        // A value the structured clone rejects fails alone; the rest of the group goes on.
-        eventResults.push(toWireError(error));
+        // A value the structured clone rejects fails alone (as InvalidInputError); the rest of the group goes on.
+        eventResults.push(toWireError(normalizeStorageError(error)));
         continue;
       }
       if (known === undefined) {

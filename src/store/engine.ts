@@ -123,8 +123,15 @@ export class StoreEngine implements Backend {
     const { appName, userId } = request;
     const id = request.sessionId ?? newId();
     const now = Date.now();
-    // A private copy: the returned session must share nothing with the request.
-    const scoped = splitDelta(request.state && structuredClone(request.state));
+    // A private copy: the returned session must share nothing with the request. Copying can
+    // fail (a getter that turns into a function after validation): that is bad input.
+    let copy: Record<string, unknown> | undefined;
+    try {
+      copy = request.state && structuredClone(request.state);
+    } catch (error) {
+      throw normalizeStorageError(error);
+    }
+    const scoped = splitDelta(copy);
     const loaded = await this.run(async (db) => {
       const tx = db.transaction(['sessions', 'appState', 'userState'], 'readwrite');
       const sessions = tx.objectStore('sessions');
