@@ -22,6 +22,7 @@ import {
 import { DEFAULT_DB_NAME, StoreEngine } from '../store/engine.js';
 import type { IndexedDbSessionService } from '../store/indexeddb-session-service.js';
 import type { Event } from '../types.js';
+import { guardEndpoint } from './guard.js';
 
 async function settle<T>(work: () => Promise<T> | T): Promise<Result<T>> {
   try {
@@ -98,8 +99,13 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
         if (closeStore === true) await engine?.close();
       }),
   };
-  // Comlink lets a caller GET and SET any path of the exposed object: give it nothing to reach.
+  // Nothing else to reach on the object itself; `guardEndpoint` keeps callers to these methods.
   return Object.freeze(Object.assign(Object.create(null), host));
+}
+
+/** Exposes `host` on `endpoint`, behind the guard that lets only calls of its methods through. */
+function serve(host: HostApi, endpoint: Endpoint): void {
+  expose(host, guardEndpoint(endpoint, host));
 }
 
 /**
@@ -112,7 +118,7 @@ export function exposeSessionService(
   endpoint: Endpoint = globalThis as unknown as Endpoint,
 ): void {
   const engine = service instanceof StoreEngine ? service : service.engine;
-  expose(
+  serve(
     createHost((hello) => {
       if (hello.dbName !== undefined && hello.dbName !== engine.dbName) {
         throw new InvalidInputError(`hello: dbName: this worker serves "${engine.dbName}", not "${hello.dbName}"`);
@@ -131,7 +137,7 @@ const engines = new Map<string, StoreEngine>();
  * bundled worker entry points run.
  */
 export function serveSessionStores(endpoint: Endpoint = globalThis as unknown as Endpoint): void {
-  expose(
+  serve(
     createHost(({ dbName }) => {
       const name = dbName ?? DEFAULT_DB_NAME;
       let engine = engines.get(name);
