@@ -28,8 +28,9 @@ export interface ReliabilityScale {
   /** Crash trials (worker terminated mid-stream) and appends issued per trial. */
   crashTrials: number;
   crashAppends: number;
-  /** Page-close trials (a second page closed mid-stream). */
+  /** Page-close trials (a second page closed mid-stream) and appends per stream. */
   pageCloseTrials: number;
+  pageCloseAppends: number;
   /** Load: tabs x writers x events per writer. */
   loadTabs: number;
   loadWriters: number;
@@ -52,6 +53,7 @@ export function reliabilityScale(env: ReliabilityEnv): ReliabilityScale {
       crashTrials: 200,
       crashAppends: 120,
       pageCloseTrials: 40,
+      pageCloseAppends: 400,
       loadTabs: 4,
       loadWriters: 20,
       loadEvents: 200,
@@ -69,6 +71,7 @@ export function reliabilityScale(env: ReliabilityEnv): ReliabilityScale {
     crashTrials: 25,
     crashAppends: 60,
     pageCloseTrials: 6,
+    pageCloseAppends: 200,
     loadTabs: 4,
     loadWriters: 20,
     loadEvents: 20,
