@@ -6,7 +6,7 @@
  */
 import type { IDBPDatabase } from 'idb';
 import { ChangePublisher } from '../changes.js';
-import { AlreadyExistsError, normalizeStorageError, StoreClosedError } from '../errors.js';
+import { AlreadyExistsError, normalizeStorageError, QuotaExceededError, StoreClosedError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { AppendBatch, AppendOutcome, Backend, ListedSessions, LoadedSession, StoreChange } from '../protocol.js';
 import { applyDelta, mergeState, type StateRecord, splitDelta } from '../state.js';
@@ -275,34 +275,19 @@ export class StoreEngine implements Backend {
 
   async deleteSession(request: DeleteSessionRequest): Promise<void> {
     const { appName, userId, sessionId } = request;
-    const deleted = await this.run(async (db) => {
-      const tx = db.transaction(ALL_STORES, 'readwrite');
-      const [record, app, user] = await Promise.all([
-        tx.objectStore('sessions').get([appName, userId, sessionId]),
-        tx.objectStore('appState').get(appName),
-        tx.objectStore('userState').get([appName, userId]),
-      ]);
-      if (!record) {
-        await tx.done;
-        return false;
-      }
-      tx.objectStore('sessions')
-        .delete([appName, userId, sessionId])
-        .catch(() => {});
-      tx.objectStore('events')
-        .delete(IDBKeyRange.bound([record.uid, 0], [record.uid, Number.POSITIVE_INFINITY]))
-        .catch(() => {});
-      if (app)
-        tx.objectStore('appState')
-          .put({ ...app, sessionCount: Math.max(0, app.sessionCount - 1) })
-          .catch(() => {});
-      if (user)
-        tx.objectStore('userState')
-          .put({ ...user, sessionCount: Math.max(0, user.sessionCount - 1) })
-          .catch(() => {});
-      await tx.done;
-      return true;
-    });
+    let deleted: boolean;
+    try {
+      deleted = await this.run((db) => removeSession(db, request, true));
+    } catch (error) {
+      if (!(error instanceof QuotaExceededError)) throw error;
+      // A full disk refuses every transaction that writes anything, even one that frees far more
+      // than it writes (the session counters): so deleting could never free space. Deletions alone
+      // are never refused: remove the session and its events first, then fix the counters in the
+      // room that made. Should that still not fit, the deletion stands and only the counts behind
+      // listSessions' totalItems stay one too high.
+      deleted = await this.run((db) => removeSession(db, request, false));
+      if (deleted) await this.run((db) => decrementCounts(db, appName, userId)).catch(() => {});
+    }
     if (deleted) {
       this.emit({
         type: 'deleted',
@@ -411,4 +396,60 @@ function toLoaded(
     },
     ref: { uid: record.uid, revision: record.revision },
   };
+}
+
+/**
+ * Removes a session and its events in one transaction; with `counts`, also
+ * lowers the app's and user's session counts in it. Resolves `false` for an
+ * unknown session.
+ */
+async function removeSession(
+  db: IDBPDatabase<StoreSchema>,
+  { appName, userId, sessionId }: DeleteSessionRequest,
+  counts: boolean,
+): Promise<boolean> {
+  const tx = db.transaction(ALL_STORES, 'readwrite');
+  const [record, app, user] = await Promise.all([
+    tx.objectStore('sessions').get([appName, userId, sessionId]),
+    counts ? tx.objectStore('appState').get(appName) : undefined,
+    counts ? tx.objectStore('userState').get([appName, userId]) : undefined,
+  ]);
+  if (!record) {
+    await tx.done;
+    return false;
+  }
+  tx.objectStore('sessions')
+    .delete([appName, userId, sessionId])
+    .catch(() => {});
+  tx.objectStore('events')
+    .delete(IDBKeyRange.bound([record.uid, 0], [record.uid, Number.POSITIVE_INFINITY]))
+    .catch(() => {});
+  if (app)
+    tx.objectStore('appState')
+      .put({ ...app, sessionCount: Math.max(0, app.sessionCount - 1) })
+      .catch(() => {});
+  if (user)
+    tx.objectStore('userState')
+      .put({ ...user, sessionCount: Math.max(0, user.sessionCount - 1) })
+      .catch(() => {});
+  await tx.done;
+  return true;
+}
+
+/** Lowers the app's and user's session counts by one (a deletion made without them). */
+async function decrementCounts(db: IDBPDatabase<StoreSchema>, appName: string, userId: string): Promise<void> {
+  const tx = db.transaction(['appState', 'userState'], 'readwrite');
+  const [app, user] = await Promise.all([
+    tx.objectStore('appState').get(appName),
+    tx.objectStore('userState').get([appName, userId]),
+  ]);
+  if (app)
+    tx.objectStore('appState')
+      .put({ ...app, sessionCount: Math.max(0, app.sessionCount - 1) })
+      .catch(() => {});
+  if (user)
+    tx.objectStore('userState')
+      .put({ ...user, sessionCount: Math.max(0, user.sessionCount - 1) })
+      .catch(() => {});
+  await tx.done;
 }
