@@ -63,6 +63,14 @@ export class RemoteBackend implements Backend {
     this.hello.then(
       (hello) => {
         greeted = true;
+        // Learn at once when the store closes under us (another tab upgraded or deleted the database),
+        // rather than from the next call. An older host without this method answers with an error: ignored.
+        this.remote.whenClosed().then(
+          (result) => {
+            if (result.ok) this.die(result.value.message);
+          },
+          () => {},
+        );
         const locks = (globalThis.navigator as Navigator | undefined)?.locks;
         if (hello.lockName && locks && !signal.aborted) {
           locks

@@ -4,7 +4,7 @@
  * passes it to the engine and sends back a `Result`, so errors keep their class.
  */
 import { type Endpoint, expose } from 'comlink';
-import { InvalidInputError, normalizeStorageError, toWireError } from '../errors.js';
+import { InvalidInputError, normalizeStorageError, toWireError, type WireError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { AppendBatch, HelloRequest, HostApi, Result } from '../protocol.js';
 import {
@@ -55,6 +55,7 @@ function holdLifeLock(): Promise<string | null> {
 /** The host API for one connection; `engineFor` picks the engine a client's hello asks for. */
 export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): HostApi {
   let engine: StoreEngine | undefined;
+  let stopWatching: (() => void) | undefined;
   const current = (): StoreEngine => {
     if (!engine) throw new InvalidInputError('the client must say hello before any other call');
     return engine;
@@ -96,8 +97,17 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
       }),
     goodbye: (closeStore) =>
       settle(async () => {
+        stopWatching?.();
         if (closeStore === true) await engine?.close();
       }),
+    whenClosed: () =>
+      settle(
+        () =>
+          new Promise<WireError>((resolve) => {
+            stopWatching?.();
+            stopWatching = current().onClose((error) => resolve(toWireError(error)));
+          }),
+      ),
   };
   // Nothing else to reach on the object itself; `guardEndpoint` keeps callers to these methods.
   return Object.freeze(Object.assign(Object.create(null), host));

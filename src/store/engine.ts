@@ -21,7 +21,7 @@ import type {
   UserStateRequest,
 } from '../types.js';
 import { commitGroup, type GroupResult } from './append.js';
-import { openDatabase } from './database.js';
+import { openDatabase, type UpgradeStep } from './database.js';
 import { readEvents, readPage } from './reads.js';
 import { ALL_STORES, type AppRecord, type SessionRecord, type StoreSchema, type UserRecord } from './records.js';
 
@@ -38,6 +38,12 @@ export interface EngineOptions {
   durability?: Durability;
   /** How long a schema upgrade waits for other tabs before `UpgradeBlockedError`. Default 5000 ms. */
   blockedTimeoutMs?: number;
+  /**
+   * Tests only, never in an app: the schema's upgrade steps in place of the
+   * shipped ones, so a test can play a newer release (the shipped steps plus
+   * its own) against tabs running this one.
+   */
+  upgradesForTesting?: readonly UpgradeStep[];
 }
 
 interface Pending {
@@ -66,6 +72,8 @@ export class StoreEngine implements Backend {
   private pending: Pending[] = [];
   private flushing: Promise<void> | undefined;
   private readonly publisher: ChangePublisher;
+  private readonly upgrades: readonly UpgradeStep[] | undefined;
+  private readonly closeListeners = new Set<(error: StoreClosedError) => void>();
 
   constructor(options: EngineOptions = {}) {
     this.dbName = options.dbName ?? DEFAULT_DB_NAME;
@@ -75,6 +83,30 @@ export class StoreEngine implements Backend {
     this.durability = options.durability ?? 'relaxed';
     this.blockedTimeoutMs = options.blockedTimeoutMs ?? 5000;
     this.publisher = new ChangePublisher(this.dbName);
+    this.upgrades = options.upgradesForTesting;
+  }
+
+  /**
+   * Calls `listener` once when the engine closes for good: by `close()`, or
+   * from outside (another tab upgrading or deleting the database, the browser).
+   * Called at once if it is already closed. Returns the unsubscribe function.
+   */
+  onClose(listener: (error: StoreClosedError) => void): () => void {
+    if (this.closedError) {
+      listener(this.closedError);
+      return () => {};
+    }
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
+  /** Marks the engine closed with `error` (the first reason wins) and tells the listeners. */
+  private markClosed(error: StoreClosedError): void {
+    if (this.closedError) return;
+    this.closedError = error;
+    const listeners = [...this.closeListeners];
+    this.closeListeners.clear();
+    for (const listener of listeners) listener(error);
   }
 
   /** True once closed, by `close()` or from outside (another tab's upgrade, the browser). */
@@ -94,9 +126,8 @@ export class StoreEngine implements Backend {
         indexedDB: this.factory,
         name: this.dbName,
         blockedTimeoutMs: this.blockedTimeoutMs,
-        onExternalClose: (error) => {
-          this.closedError ??= error;
-        },
+        onExternalClose: (error) => this.markClosed(error),
+        ...(this.upgrades ? { upgrades: this.upgrades } : {}),
       });
       this.connection = opening;
       // A failed open (blocked, refused) is retried by the next call.
@@ -371,7 +402,7 @@ export class StoreEngine implements Backend {
   /** Lets queued appends commit, then closes the connection; later calls reject with `StoreClosedError`. */
   async close(): Promise<void> {
     while (this.flushing) await this.flushing;
-    this.closedError ??= new StoreClosedError(`the store for database "${this.dbName}" is closed`);
+    this.markClosed(new StoreClosedError(`the store for database "${this.dbName}" is closed`));
     const connection = this.connection;
     this.connection = undefined;
     if (connection) (await connection.catch(() => undefined))?.close();
