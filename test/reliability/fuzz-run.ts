@@ -11,6 +11,9 @@ import { type Event, type SessionService, SessionStoreError } from '../../src/in
 import { collidingId } from './arbitraries.js';
 import type { BadCall, Method, Seed } from './bad-inputs.js';
 import { canonical, dumpStore, type Universe } from './dump.js';
+import { prototypeFingerprint } from './fingerprint.js';
+
+export { prototypeFingerprint };
 
 export interface FuzzStats {
   tried: number;
@@ -67,16 +70,6 @@ function describe(value: unknown): string {
 export function countCode(stats: FuzzStats, error: unknown): void {
   const code = error instanceof SessionStoreError ? error.code : `untyped ${(error as Error)?.name}`;
   stats.byCode[code] = (stats.byCode[code] ?? 0) + 1;
-}
-
-/** Own property names of the built-in prototypes: a polluting write shows up here. */
-export function prototypeFingerprint(): string {
-  return canonical({
-    object: Object.getOwnPropertyNames(Object.prototype).sort(),
-    function: Object.getOwnPropertyNames(Function.prototype).sort(),
-    array: Object.getOwnPropertyNames(Array.prototype).sort(),
-    apply: Function.prototype.apply.toString(),
-  });
 }
 
 export async function fuzzClient(

@@ -49,6 +49,8 @@ export interface ModelConfig {
   users: readonly string[];
   sessionIds: readonly string[];
   maxCommands: number;
+  /** Shortest sequence; raise it where runs are few and costly (fast-check starts with short ones). */
+  minCommands?: number;
   /** Relative weights of command kinds, to lean a run towards what it probes. */
   weights?: Partial<Record<Command['t'], number>>;
 }
@@ -135,7 +137,7 @@ export function commandArbitrary(config: ModelConfig): fc.Arbitrary<Command[]> {
     },
     { arbitrary: fc.record({ t: fc.constant('delete' as const), c, app, user, sid }), weight: w('delete', 1) },
   );
-  return fc.array(command, { minLength: 1, maxLength: config.maxCommands, size: 'max' });
+  return fc.array(command, { minLength: config.minCommands ?? 1, maxLength: config.maxCommands, size: 'max' });
 }
 
 /** What one client holds: a session object it got back, and what the model says about it. */

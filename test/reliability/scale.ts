@@ -65,7 +65,7 @@ export function reliabilityScale(env: ReliabilityEnv): ReliabilityScale {
     seed,
     modelRuns: 40,
     modelCommands: 40,
-    browserModelRuns: 4,
+    browserModelRuns: 6,
     isolationRuns: 30,
     fuzzInputs: 2_000,
     crashTrials: 25,

@@ -31,6 +31,7 @@ const config: ModelConfig = {
   apps: ['chat', 'chat:x'],
   users: ['u1', 'u2'],
   sessionIds: ['s1', 's2', 's3'],
+  minCommands: Math.ceil(scale.modelCommands / 4),
   maxCommands: scale.modelCommands,
 };
 
