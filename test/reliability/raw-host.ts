@@ -3,7 +3,6 @@
  * messages on its port, bypassing the client's validation entirely.
  */
 import { expect } from 'vitest';
-import { SessionStoreError } from '../../src/index.js';
 import type { BadCall, HostMethod } from './bad-inputs.js';
 import type { FuzzStats } from './fuzz-run.js';
 
@@ -146,9 +145,4 @@ export function hostileEnvelopes(): [string, Record<string, unknown>][] {
     ['unknown type', { type: 'EVAL', path: ['hello'] }],
     ['no type', { path: ['hello'] }],
   ];
-}
-
-/** Proves a caught error is from the family (for calls made in-process). */
-export function isTyped(error: unknown): boolean {
-  return error instanceof SessionStoreError;
 }

@@ -37,6 +37,8 @@ export interface ReliabilityScale {
   loadEvents: number;
   /** The same load through Playwright pages instead of workers in one page. */
   pageLoadEvents: number;
+  /** Per-test timeout for the big tests: a hang still fails, a slow machine does not. */
+  timeoutMs: number;
 }
 
 export function reliabilityScale(env: ReliabilityEnv): ReliabilityScale {
@@ -58,6 +60,7 @@ export function reliabilityScale(env: ReliabilityEnv): ReliabilityScale {
       loadWriters: 20,
       loadEvents: 200,
       pageLoadEvents: 200,
+      timeoutMs: 3_600_000,
     };
   }
   return {
@@ -76,6 +79,7 @@ export function reliabilityScale(env: ReliabilityEnv): ReliabilityScale {
     loadWriters: 20,
     loadEvents: 20,
     pageLoadEvents: 10,
+    timeoutMs: 600_000,
   };
 }
 

@@ -49,96 +49,110 @@ function workerFingerprint(worker: Worker): Promise<string> {
 }
 
 describe('bad-input fuzzing (Chromium)', () => {
-  it('rejects every malformed request through a worker client with a typed error and changes nothing', async () => {
-    const dbName = uniqueDbName('fuzz');
-    const { client } = dedicatedClient(dbName);
-    try {
-      const { seed, universe } = await seedStore(client);
-      const stats = newFuzzStats();
-      for (const call of crossFieldBadCalls(seed)) countCode(stats, await rejectionOf(client, call));
-      await fuzzClient(
-        client,
-        badCalls(CLIENT_TEMPLATES, seed),
-        { seed: scale.seed, numRuns: scale.fuzzInputs, universe, dumpEvery: 50 },
-        stats,
-      );
-      const odd = await oddButValid(client, { seed: scale.seed, numRuns: Math.ceil(scale.fuzzInputs / 20), universe });
-      expect(client.closed).toBe(false);
-      report('fuzz chromium, worker client', {
-        seed: scale.seed,
-        malformed: stats.tried,
-        oddButValidAccepted: odd,
-        dumps: stats.dumps,
-        ...prefixed(stats.byCode),
-      });
-    } finally {
-      await client.close();
-      await deleteDatabase(dbName);
-    }
-  }, 600_000);
+  it(
+    'rejects every malformed request through a worker client with a typed error and changes nothing',
+    async () => {
+      const dbName = uniqueDbName('fuzz');
+      const { client } = dedicatedClient(dbName);
+      try {
+        const { seed, universe } = await seedStore(client);
+        const stats = newFuzzStats();
+        for (const call of crossFieldBadCalls(seed)) countCode(stats, await rejectionOf(client, call));
+        await fuzzClient(
+          client,
+          badCalls(CLIENT_TEMPLATES, seed),
+          { seed: scale.seed, numRuns: scale.fuzzInputs, universe, dumpEvery: 50 },
+          stats,
+        );
+        const odd = await oddButValid(client, {
+          seed: scale.seed,
+          numRuns: Math.ceil(scale.fuzzInputs / 20),
+          universe,
+        });
+        expect(client.closed).toBe(false);
+        report('fuzz chromium, worker client', {
+          seed: scale.seed,
+          malformed: stats.tried,
+          oddButValidAccepted: odd,
+          dumps: stats.dumps,
+          ...prefixed(stats.byCode),
+        });
+      } finally {
+        await client.close();
+        await deleteDatabase(dbName);
+      }
+    },
+    scale.timeoutMs,
+  );
 
-  it('answers raw Comlink messages posted to a worker with typed errors, and is neither crashed nor polluted', async () => {
-    const dbName = uniqueDbName('fuzz-raw');
-    const { client } = dedicatedClient(dbName);
-    const worker = new Worker(new URL('./fixtures/probe-worker.ts', import.meta.url), { type: 'module' });
-    try {
-      const { seed, universe } = await seedStore(client);
-      const before = await dumpStore(client, universe);
-      const clean = await workerFingerprint(worker);
-      expect(clean).toBe(prototypeFingerprint());
-      const hello = (await exchange(worker, applyMessage('hello', { dbName }), 10_000)) as { value?: { ok?: boolean } };
-      expect(hello.value?.ok).toBe(true);
-
-      const stats = newFuzzStats();
-      let unsendable = 0;
-      await fc.assert(
-        fc.asyncProperty(badCalls(HOST_TEMPLATES, seed, { forPostMessage: true }), async (call) => {
-          let reply: unknown;
-          try {
-            reply = await exchange(worker, applyMessage(call.method, call.request), 20_000);
-          } catch {
-            // postMessage itself refused it (a function, a symbol, a proxy): it never reaches the worker.
-            unsendable++;
-            return;
-          }
-          stats.tried++;
-          expect(reply, `${call.defect}: no answer`).not.toBe('no reply');
-          expectTypedRejection(call, (reply as { value?: unknown }).value, stats);
-        }),
-        { seed: scale.seed, numRuns: scale.fuzzInputs },
-      );
-      let envelopes = 0;
-      for (const [name, message] of hostileEnvelopes()) {
-        envelopes++;
-        const reply = (await exchange(worker, message, 10_000)) as {
-          type?: string;
-          value?: { ok?: boolean; error?: { code?: string } };
+  it(
+    'answers raw Comlink messages posted to a worker with typed errors, and is neither crashed nor polluted',
+    async () => {
+      const dbName = uniqueDbName('fuzz-raw');
+      const { client } = dedicatedClient(dbName);
+      const worker = new Worker(new URL('./fixtures/probe-worker.ts', import.meta.url), { type: 'module' });
+      try {
+        const { seed, universe } = await seedStore(client);
+        const before = await dumpStore(client, universe);
+        const clean = await workerFingerprint(worker);
+        expect(clean).toBe(prototypeFingerprint());
+        const hello = (await exchange(worker, applyMessage('hello', { dbName }), 10_000)) as {
+          value?: { ok?: boolean };
         };
-        expect(reply, `${name}: no answer`).not.toBe('no reply');
-        expect(reply.value?.ok, name).toBe(false);
-        expect(TYPED_CODES.has(String(reply.value?.error?.code)), name).toBe(true);
+        expect(hello.value?.ok).toBe(true);
+
+        const stats = newFuzzStats();
+        let unsendable = 0;
+        await fc.assert(
+          fc.asyncProperty(badCalls(HOST_TEMPLATES, seed, { forPostMessage: true }), async (call) => {
+            let reply: unknown;
+            try {
+              reply = await exchange(worker, applyMessage(call.method, call.request), 20_000);
+            } catch {
+              // postMessage itself refused it (a function, a symbol, a proxy): it never reaches the worker.
+              unsendable++;
+              return;
+            }
+            stats.tried++;
+            expect(reply, `${call.defect}: no answer`).not.toBe('no reply');
+            expectTypedRejection(call, (reply as { value?: unknown }).value, stats);
+          }),
+          { seed: scale.seed, numRuns: scale.fuzzInputs },
+        );
+        let envelopes = 0;
+        for (const [name, message] of hostileEnvelopes()) {
+          envelopes++;
+          const reply = (await exchange(worker, message, 10_000)) as {
+            type?: string;
+            value?: { ok?: boolean; error?: { code?: string } };
+          };
+          expect(reply, `${name}: no answer`).not.toBe('no reply');
+          expect(reply.value?.ok, name).toBe(false);
+          expect(TYPED_CODES.has(String(reply.value?.error?.code)), name).toBe(true);
+        }
+        for (const data of [null, 0, 'text', [], { id: 'no-type' }]) {
+          envelopes++;
+          worker.postMessage(data);
+        }
+        expect(await workerFingerprint(worker), 'the worker realm was polluted').toBe(clean);
+        const app = (await exchange(worker, applyMessage('getAppState', { appName: seed.appName }), 10_000)) as {
+          value?: unknown;
+        };
+        expect(app.value).toEqual({ ok: true, value: { a: 1 } });
+        expect(await dumpStore(client, universe)).toBe(before);
+        report('fuzz chromium, raw messages to a worker', {
+          seed: scale.seed,
+          malformed: stats.tried,
+          unsendable,
+          hostileEnvelopes: envelopes,
+          ...prefixed(stats.byCode),
+        });
+      } finally {
+        worker.terminate();
+        await client.close();
+        await deleteDatabase(dbName);
       }
-      for (const data of [null, 0, 'text', [], { id: 'no-type' }]) {
-        envelopes++;
-        worker.postMessage(data);
-      }
-      expect(await workerFingerprint(worker), 'the worker realm was polluted').toBe(clean);
-      const app = (await exchange(worker, applyMessage('getAppState', { appName: seed.appName }), 10_000)) as {
-        value?: unknown;
-      };
-      expect(app.value).toEqual({ ok: true, value: { a: 1 } });
-      expect(await dumpStore(client, universe)).toBe(before);
-      report('fuzz chromium, raw messages to a worker', {
-        seed: scale.seed,
-        malformed: stats.tried,
-        unsendable,
-        hostileEnvelopes: envelopes,
-        ...prefixed(stats.byCode),
-      });
-    } finally {
-      worker.terminate();
-      await client.close();
-      await deleteDatabase(dbName);
-    }
-  }, 600_000);
+    },
+    scale.timeoutMs,
+  );
 });

@@ -65,84 +65,92 @@ function expectOutcome(total: LoadOutcome, mode: LoadOptions['mode'], expected: 
 describe('load (Chromium)', () => {
   const { loadTabs: tabs, loadWriters: writers, loadEvents: events } = scale;
   for (const mode of ['separate', 'shared'] as const) {
-    it(`${tabs} tabs (dedicated workers) x ${writers} writers x ${events} events, ${mode} sessions`, async () => {
-      const dbName = uniqueDbName(`load-${mode}`);
-      const clients = Array.from({ length: tabs }, () => dedicatedClient(dbName).client);
-      try {
-        if (mode === 'shared') await clients[0]?.createSession({ appName: APP, userId: USER, sessionId: SHARED });
-        const labels = clients.map((_, t) => `tab${t}`);
-        const options = { appName: APP, userId: USER, writers, events, mode, sharedSessionId: SHARED };
-        const prepared = await Promise.all(
-          clients.map((c, t) => prepareLoad(c, { ...options, tab: labels[t] as string })),
-        );
-        if (mode === 'shared') await staleEveryCopy(clients[0] as SessionService);
-        const started = performance.now();
-        const total = sumOutcomes(await Promise.all(prepared.map((p) => p.run())));
-        const seconds = (performance.now() - started) / 1000;
-        expectOutcome(total, mode, tabs * writers * events);
-        const sessions = await readBack(clients[0] as SessionService, mode, labels, writers);
-        expect(loadProblems(sessions, options, labels, mode === 'shared' ? ['opening'] : [])).toEqual([]);
-        report(`load, ${tabs} dedicated-worker tabs, ${mode}`, {
-          tabs,
-          writers,
-          eventsPerWriter: events,
-          stored: total.appended,
-          staleRejections: total.staleRejections,
-          reloads: total.reloads,
-          seconds: Number(seconds.toFixed(1)),
-          lost: 0,
-          duplicates: 0,
-        });
-      } finally {
-        await Promise.all(clients.map((c) => c.close()));
-        await deleteDatabase(dbName);
-      }
-    }, 600_000);
+    it(
+      `${tabs} tabs (dedicated workers) x ${writers} writers x ${events} events, ${mode} sessions`,
+      async () => {
+        const dbName = uniqueDbName(`load-${mode}`);
+        const clients = Array.from({ length: tabs }, () => dedicatedClient(dbName).client);
+        try {
+          if (mode === 'shared') await clients[0]?.createSession({ appName: APP, userId: USER, sessionId: SHARED });
+          const labels = clients.map((_, t) => `tab${t}`);
+          const options = { appName: APP, userId: USER, writers, events, mode, sharedSessionId: SHARED };
+          const prepared = await Promise.all(
+            clients.map((c, t) => prepareLoad(c, { ...options, tab: labels[t] as string })),
+          );
+          if (mode === 'shared') await staleEveryCopy(clients[0] as SessionService);
+          const started = performance.now();
+          const total = sumOutcomes(await Promise.all(prepared.map((p) => p.run())));
+          const seconds = (performance.now() - started) / 1000;
+          expectOutcome(total, mode, tabs * writers * events);
+          const sessions = await readBack(clients[0] as SessionService, mode, labels, writers);
+          expect(loadProblems(sessions, options, labels, mode === 'shared' ? ['opening'] : [])).toEqual([]);
+          report(`load, ${tabs} dedicated-worker tabs, ${mode}`, {
+            tabs,
+            writers,
+            eventsPerWriter: events,
+            stored: total.appended,
+            staleRejections: total.staleRejections,
+            reloads: total.reloads,
+            seconds: Number(seconds.toFixed(1)),
+            lost: 0,
+            duplicates: 0,
+          });
+        } finally {
+          await Promise.all(clients.map((c) => c.close()));
+          await deleteDatabase(dbName);
+        }
+      },
+      scale.timeoutMs,
+    );
 
-    it(`${tabs} pages (Playwright) x ${writers} writers x ${scale.pageLoadEvents} events, ${mode} sessions`, async () => {
-      const dbName = uniqueDbName(`page-load-${mode}`);
-      const ids = await Promise.all(Array.from({ length: tabs }, () => commands.remoteOpen('test-context')));
-      const local = new IndexedDbSessionService({ dbName });
-      try {
-        if (mode === 'shared') await local.createSession({ appName: APP, userId: USER, sessionId: SHARED });
-        const labels = ids.map((_, t) => `page${t}`);
-        const options = {
-          appName: APP,
-          userId: USER,
-          writers,
-          events: scale.pageLoadEvents,
-          mode,
-          sharedSessionId: SHARED,
-        };
-        await Promise.all(
-          ids.map(async (id, t) => {
-            // Half the pages run the store in their own thread, half in a dedicated worker.
-            const h = await commands.remoteCall<number>(id, 'open', [t % 2 ? 'dedicated' : 'in-thread', dbName]);
-            await commands.remoteCall(id, 'loadPrepare', [h, { ...options, tab: labels[t] }]);
-          }),
-        );
-        if (mode === 'shared') await staleEveryCopy(local);
-        const total = sumOutcomes(
-          await Promise.all(ids.map((id) => commands.remoteCall<LoadOutcome>(id, 'loadRun', []))),
-        );
-        expectOutcome(total, mode, tabs * writers * scale.pageLoadEvents);
-        const sessions = await readBack(local, mode, labels, writers);
-        expect(loadProblems(sessions, options, labels, mode === 'shared' ? ['opening'] : [])).toEqual([]);
-        report(`load, ${tabs} Playwright pages, ${mode}`, {
-          tabs,
-          writers,
-          eventsPerWriter: scale.pageLoadEvents,
-          stored: total.appended,
-          staleRejections: total.staleRejections,
-          reloads: total.reloads,
-          lost: 0,
-          duplicates: 0,
-        });
-      } finally {
-        await Promise.all(ids.map((id) => commands.remoteClose(id)));
-        await local.close();
-        await deleteDatabase(dbName);
-      }
-    }, 600_000);
+    it(
+      `${tabs} pages (Playwright) x ${writers} writers x ${scale.pageLoadEvents} events, ${mode} sessions`,
+      async () => {
+        const dbName = uniqueDbName(`page-load-${mode}`);
+        const ids = await Promise.all(Array.from({ length: tabs }, () => commands.remoteOpen('test-context')));
+        const local = new IndexedDbSessionService({ dbName });
+        try {
+          if (mode === 'shared') await local.createSession({ appName: APP, userId: USER, sessionId: SHARED });
+          const labels = ids.map((_, t) => `page${t}`);
+          const options = {
+            appName: APP,
+            userId: USER,
+            writers,
+            events: scale.pageLoadEvents,
+            mode,
+            sharedSessionId: SHARED,
+          };
+          await Promise.all(
+            ids.map(async (id, t) => {
+              // Half the pages run the store in their own thread, half in a dedicated worker.
+              const h = await commands.remoteCall<number>(id, 'open', [t % 2 ? 'dedicated' : 'in-thread', dbName]);
+              await commands.remoteCall(id, 'loadPrepare', [h, { ...options, tab: labels[t] }]);
+            }),
+          );
+          if (mode === 'shared') await staleEveryCopy(local);
+          const total = sumOutcomes(
+            await Promise.all(ids.map((id) => commands.remoteCall<LoadOutcome>(id, 'loadRun', []))),
+          );
+          expectOutcome(total, mode, tabs * writers * scale.pageLoadEvents);
+          const sessions = await readBack(local, mode, labels, writers);
+          expect(loadProblems(sessions, options, labels, mode === 'shared' ? ['opening'] : [])).toEqual([]);
+          report(`load, ${tabs} Playwright pages, ${mode}`, {
+            tabs,
+            writers,
+            eventsPerWriter: scale.pageLoadEvents,
+            stored: total.appended,
+            staleRejections: total.staleRejections,
+            reloads: total.reloads,
+            lost: 0,
+            duplicates: 0,
+          });
+        } finally {
+          await Promise.all(ids.map((id) => commands.remoteClose(id)));
+          await local.close();
+          await deleteDatabase(dbName);
+        }
+      },
+      scale.timeoutMs,
+    );
   }
 });

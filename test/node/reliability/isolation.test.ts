@@ -18,40 +18,44 @@ import { nodeEnv, reliabilityScale, report } from '../../reliability/scale.js';
 const scale = reliabilityScale(nodeEnv());
 
 describe('isolation between apps, users and sessions (fake-indexeddb)', () => {
-  it('never lets ids that collide under naive encodings reach each other’s data', async () => {
-    const stats = newStats();
-    let run = 0;
-    const scenario = isolationUniverse.chain((universe) => {
-      // Leaning on creates and fan-out appends puts sessions of different tenants into one transaction.
-      const config: ModelConfig = {
-        clients: 2,
-        ...universe,
-        maxCommands: scale.modelCommands,
-        weights: { create: 6, fanout: 8, race: 1, createRace: 1, burst: 1 },
-      };
-      return fc.tuple(fc.constant(config), commandArbitrary(config));
-    });
-    await fc.assert(
-      fc.asyncProperty(scenario, async ([config, commands]) => {
-        const indexedDB = new IDBFactory();
-        const dbName = `isolation-${run++}`;
-        const clients = [0, 1].map(() => new IndexedDbSessionService({ indexedDB, dbName }));
-        try {
-          await runCommands(commands, clients, config, stats, Date.now());
-        } finally {
-          await Promise.all(clients.map((c) => c.close()));
-        }
-      }),
-      { seed: scale.seed, numRuns: scale.isolationRuns },
-    );
-    report('isolation node', {
-      seed: scale.seed,
-      runs: run,
-      commands: stats.commands,
-      appendsStored: stats.appendsStored,
-      checks: stats.checks,
-    });
-  }, 600_000);
+  it(
+    'never lets ids that collide under naive encodings reach each other’s data',
+    async () => {
+      const stats = newStats();
+      let run = 0;
+      const scenario = isolationUniverse.chain((universe) => {
+        // Leaning on creates and fan-out appends puts sessions of different tenants into one transaction.
+        const config: ModelConfig = {
+          clients: 2,
+          ...universe,
+          maxCommands: scale.modelCommands,
+          weights: { create: 6, fanout: 8, race: 1, createRace: 1, burst: 1 },
+        };
+        return fc.tuple(fc.constant(config), commandArbitrary(config));
+      });
+      await fc.assert(
+        fc.asyncProperty(scenario, async ([config, commands]) => {
+          const indexedDB = new IDBFactory();
+          const dbName = `isolation-${run++}`;
+          const clients = [0, 1].map(() => new IndexedDbSessionService({ indexedDB, dbName }));
+          try {
+            await runCommands(commands, clients, config, stats, Date.now());
+          } finally {
+            await Promise.all(clients.map((c) => c.close()));
+          }
+        }),
+        { seed: scale.seed, numRuns: scale.isolationRuns },
+      );
+      report('isolation node', {
+        seed: scale.seed,
+        runs: run,
+        commands: stats.commands,
+        appendsStored: stats.appendsStored,
+        checks: stats.checks,
+      });
+    },
+    scale.timeoutMs,
+  );
 
   it('keeps two sessions whose ids join to the same string apart inside one group commit', async () => {
     // Two batches handed to the engine in one turn share one transaction, as appends from two

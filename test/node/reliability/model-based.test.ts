@@ -79,21 +79,25 @@ const backends: [string, (indexedDB: IDBFactory, dbName: string, n: number) => O
 
 describe('model-based random testing (fake-indexeddb)', () => {
   for (const [label, open] of backends) {
-    it(`keeps the contract under random commands from ${config.clients} ${label}`, async () => {
-      const stats = newStats();
-      let run = 0;
-      await fc.assert(
-        fc.asyncProperty(commandArbitrary(config), async (commands) => {
-          const opened = open(new IDBFactory(), `model-${run++}`, config.clients);
-          try {
-            await runCommands(commands, opened.clients, config, stats, Date.now());
-          } finally {
-            await opened.dispose();
-          }
-        }),
-        { seed: scale.seed, numRuns: scale.modelRuns },
-      );
-      report(`model-based node, ${label}`, { seed: scale.seed, runs: run, ...statsFigures(stats) });
-    }, 600_000);
+    it(
+      `keeps the contract under random commands from ${config.clients} ${label}`,
+      async () => {
+        const stats = newStats();
+        let run = 0;
+        await fc.assert(
+          fc.asyncProperty(commandArbitrary(config), async (commands) => {
+            const opened = open(new IDBFactory(), `model-${run++}`, config.clients);
+            try {
+              await runCommands(commands, opened.clients, config, stats, Date.now());
+            } finally {
+              await opened.dispose();
+            }
+          }),
+          { seed: scale.seed, numRuns: scale.modelRuns },
+        );
+        report(`model-based node, ${label}`, { seed: scale.seed, runs: run, ...statsFigures(stats) });
+      },
+      scale.timeoutMs,
+    );
   }
 });
