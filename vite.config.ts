@@ -1,5 +1,6 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
+import { reliabilityCommands } from './test/browser/reliability/commands.js';
 
 /** Flags for the system Chromium on a machine whose network reaches only package registries. */
 export const chromiumArgs = [
@@ -57,6 +58,8 @@ const app = defineConfig({
       },
       {
         extends: true,
+        // Pre-bundled up front: discovering it mid-run makes Vite reload the page under a running test.
+        optimizeDeps: { include: ['fast-check'] },
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
@@ -65,6 +68,7 @@ const app = defineConfig({
             enabled: true,
             headless: true,
             screenshotFailures: false,
+            commands: reliabilityCommands,
             provider: playwright({ launchOptions: { executablePath: chromiumPath, args: chromiumArgs } }),
             instances: [{ browser: 'chromium' }],
           },

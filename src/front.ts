@@ -137,7 +137,8 @@ export class SessionFront implements SessionService, SessionCatalog {
       // As ADK does: the event keeps no `temp:` keys; the session object still sees them.
       event.actions.stateDelta = withoutTemp(delta);
     }
-    const key = `${session.appName}\u0000${session.userId}\u0000${session.id}`;
+    // JSON, not a separator join: ids may contain any character, and two sessions must never share a queue.
+    const key = JSON.stringify([session.appName, session.userId, session.id]);
     return new Promise((resolve, reject) => {
       const item: QueuedAppend = {
         session,

@@ -134,4 +134,10 @@ export type HostApi = {
   hello(request: HelloRequest): Promise<Result<HelloResponse>>;
   /** Ends this connection; with `closeStore`, also closes the store once its queued writes commit. */
   goodbye(closeStore: boolean): Promise<Result<void>>;
+  /**
+   * Answers only when the store closes for good (another tab upgraded or
+   * deleted the database, the browser closed it, or it was closed), with why.
+   * A client keeps one such call pending to learn of it at once.
+   */
+  whenClosed(): Promise<Result<WireError>>;
 };

@@ -253,9 +253,11 @@ function formatPath(path: PropertyKey[]): string {
 
 /**
  * Validates `input` against `schema`, throwing an `InvalidInputError` that names
- * the operation, the field and the reason. Returns zod's output, in which data
- * values (state, events) are the caller's own objects, not copies. `at` is where
- * `input` sits in a larger value (`['sessions', 3]`), for the error's path.
+ * the operation, the field and the reason — also when merely reading `input`
+ * throws (hostile getters and proxies are bad input, not crashes). Returns zod's
+ * output, in which data values (state, events) are the caller's own objects, not
+ * copies. `at` is where `input` sits in a larger value (`['sessions', 3]`), for
+ * the error's path.
  */
 export function validate<S extends z.ZodType>(
   operation: string,
@@ -263,10 +265,19 @@ export function validate<S extends z.ZodType>(
   input: unknown,
   at: PropertyKey[] = [],
 ): z.output<S> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const path = [...at, ...(issue?.path ?? [])];
-  const where = path.length > 0 ? formatPath(path) : 'request';
-  throw new InvalidInputError(`${operation}: ${where}: ${issue?.message ?? 'is invalid'}`);
+  let problem: string;
+  try {
+    const result = schema.safeParse(input);
+    if (result.success) return result.data;
+    // zod builds issue messages lazily, reading the input again: keep this inside the try.
+    const issue = result.error.issues[0];
+    const path = [...at, ...(issue?.path ?? [])];
+    const where = path.length > 0 ? formatPath(path) : 'request';
+    problem = `${operation}: ${where}: ${issue?.message ?? 'is invalid'}`;
+  } catch (error) {
+    // Reading the input itself failed: a getter that throws, a revoked Proxy, a trap. Still bad input.
+    const why = error instanceof Error ? error.message : String(error);
+    problem = `${operation}: ${at.length > 0 ? formatPath(at) : 'request'}: cannot be read (${why})`;
+  }
+  throw new InvalidInputError(problem);
 }

@@ -6,7 +6,7 @@
  * cannot be read) and with `TimeoutError` past the optional per-call timeout.
  */
 import { type Endpoint, proxy, type Remote, releaseProxy, wrap } from 'comlink';
-import { fromWireError, StoreClosedError, TimeoutError } from '../errors.js';
+import { fromWireError, InvalidInputError, SessionStoreError, StoreClosedError, TimeoutError } from '../errors.js';
 import type { AppendBatch, Backend, HelloResponse, HostApi, ImportBatch, Result } from '../protocol.js';
 import type {
   AppStateRequest,
@@ -65,6 +65,14 @@ export class RemoteBackend implements Backend {
     this.hello.then(
       (hello) => {
         greeted = true;
+        // Learn at once when the store closes under us (another tab upgraded or deleted the database),
+        // rather than from the next call. An older host without this method answers with an error: ignored.
+        this.remote.whenClosed().then(
+          (result) => {
+            if (result.ok) this.die(result.value.message);
+          },
+          () => {},
+        );
         const locks = (globalThis.navigator as Navigator | undefined)?.locks;
         if (hello.lockName && locks && !signal.aborted) {
           locks
@@ -127,7 +135,7 @@ export class RemoteBackend implements Backend {
         },
         (error: unknown) => {
           if (!this.pending.has(fail)) return;
-          fail(error instanceof Error ? error : new StoreClosedError(String(error)));
+          fail(sendFailure(error));
         },
       );
     });
@@ -176,4 +184,18 @@ export class RemoteBackend implements Backend {
     }
     this.options.onReleased?.();
   }
+}
+
+/**
+ * Why a call never reached the worker, as a typed error: a request the
+ * structured clone refuses (validated, then changed by a getter) is bad input;
+ * anything else means the channel is unusable.
+ */
+function sendFailure(error: unknown): SessionStoreError {
+  if (error instanceof SessionStoreError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof Error && error.name === 'DataCloneError') {
+    return new InvalidInputError(`request cannot be sent to the store worker: ${message}`);
+  }
+  return new StoreClosedError(`the store worker cannot be reached: ${message}`);
 }

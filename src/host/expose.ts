@@ -4,7 +4,7 @@
  * passes it to the engine and sends back a `Result`, so errors keep their class.
  */
 import { type Endpoint, expose, releaseProxy } from 'comlink';
-import { InvalidInputError, normalizeStorageError, toWireError } from '../errors.js';
+import { InvalidInputError, normalizeStorageError, toWireError, type WireError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { AppendBatch, HelloRequest, HostApi, Result } from '../protocol.js';
 import {
@@ -26,6 +26,7 @@ import { DEFAULT_DB_NAME, StoreEngine } from '../store/engine.js';
 import type { IndexedDbSessionService } from '../store/indexeddb-session-service.js';
 import { ImportChecker } from '../transfer/validate.js';
 import type { Event } from '../types.js';
+import { guardEndpoint } from './guard.js';
 
 type RemoteCallback = ((processed: number) => Promise<void>) & { [releaseProxy]?: () => void };
 
@@ -60,6 +61,7 @@ function holdLifeLock(): Promise<string | null> {
 /** The host API for one connection; `engineFor` picks the engine a client's hello asks for. */
 export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): HostApi {
   let engine: StoreEngine | undefined;
+  let stopWatching: (() => void) | undefined;
   const current = (): StoreEngine => {
     if (!engine) throw new InvalidInputError('the client must say hello before any other call');
     return engine;
@@ -124,11 +126,25 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
       }),
     goodbye: (closeStore) =>
       settle(async () => {
+        stopWatching?.();
         if (closeStore === true) await engine?.close();
       }),
+    whenClosed: () =>
+      settle(
+        () =>
+          new Promise<WireError>((resolve) => {
+            stopWatching?.();
+            stopWatching = current().onClose((error) => resolve(toWireError(error)));
+          }),
+      ),
   };
-  // Comlink lets a caller GET and SET any path of the exposed object: give it nothing to reach.
+  // Nothing else to reach on the object itself; `guardEndpoint` keeps callers to these methods.
   return Object.freeze(Object.assign(Object.create(null), host));
+}
+
+/** Exposes `host` on `endpoint`, behind the guard that lets only calls of its methods through. */
+function serve(host: HostApi, endpoint: Endpoint): void {
+  expose(host, guardEndpoint(endpoint, host));
 }
 
 /**
@@ -141,7 +157,7 @@ export function exposeSessionService(
   endpoint: Endpoint = globalThis as unknown as Endpoint,
 ): void {
   const engine = service instanceof StoreEngine ? service : service.engine;
-  expose(
+  serve(
     createHost((hello) => {
       if (hello.dbName !== undefined && hello.dbName !== engine.dbName) {
         throw new InvalidInputError(`hello: dbName: this worker serves "${engine.dbName}", not "${hello.dbName}"`);
@@ -160,7 +176,7 @@ const engines = new Map<string, StoreEngine>();
  * bundled worker entry points run.
  */
 export function serveSessionStores(endpoint: Endpoint = globalThis as unknown as Endpoint): void {
-  expose(
+  serve(
     createHost(({ dbName }) => {
       const name = dbName ?? DEFAULT_DB_NAME;
       let engine = engines.get(name);

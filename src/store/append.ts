@@ -10,7 +10,13 @@
  * readwrite transactions across tabs, so this holds for every tab and instance.
  */
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
-import { SessionNotFoundError, StaleSessionError, toWireError, type WireError } from '../errors.js';
+import {
+  normalizeStorageError,
+  SessionNotFoundError,
+  StaleSessionError,
+  toWireError,
+  type WireError,
+} from '../errors.js';
 import type { AppendBatch, AppendOutcome, StoreChange } from '../protocol.js';
 import { applyDelta, hasTempKeys, isEmpty, splitDelta, withoutTemp } from '../state.js';
 import type { Event } from '../types.js';
@@ -27,7 +33,12 @@ export interface GroupResult {
 /** Request promises are settled through `tx.done`; their own rejections on abort are expected. */
 const ignore = (): void => {};
 const sessionKey = (b: AppendBatch): [string, string, string] => [b.appName, b.userId, b.sessionId];
-const keyString = (parts: readonly string[]): string => parts.join('\u0000');
+/**
+ * A map key for a tuple of ids. Must be injective: ids may contain any character,
+ * so joining with a separator would let ['a\0b', 'c'] and ['a', 'b\0c'] share a
+ * key and one session's write land in another's records.
+ */
+const keyString = (parts: readonly string[]): string => JSON.stringify(parts);
 
 /** The stored form of an event: `temp:` keys never reach the database. */
 export function storable(event: Event): Event {
@@ -88,7 +99,7 @@ export async function commitGroup(
   for (const [name, p] of apps) appRecords.set(name, (await p) ?? { appName: name, state: {}, sessionCount: 0 });
   const userRecords = new Map<string, UserRecord>();
   for (const [k, p] of users) {
-    const [appName, userId] = k.split('\u0000') as [string, string];
+    const [appName, userId] = JSON.parse(k) as [string, string];
     userRecords.set(k, (await p) ?? { appName, userId, state: {}, sessionCount: 0 });
   }
   const dirtyApps = new Set<string>();
@@ -133,8 +144,8 @@ export async function commitGroup(
           })
           .catch(ignore);
       } catch (error) {
-        // A value the structured clone rejects fails alone; the rest of the group goes on.
-        eventResults.push(toWireError(error));
+        // A value the structured clone rejects fails alone (as InvalidInputError); the rest of the group goes on.
+        eventResults.push(toWireError(normalizeStorageError(error)));
         continue;
       }
       if (known === undefined) {

@@ -11,7 +11,9 @@ import type { StoreSchema } from './records.js';
  * Append a step for every schema change; never edit a released one. A test opens
  * a database built by a fixture of every earlier layout.
  */
-const upgrades: ((db: IDBDatabase, tx: IDBTransaction) => void)[] = [
+export type UpgradeStep = (db: IDBDatabase, tx: IDBTransaction) => void;
+
+const upgrades: UpgradeStep[] = [
   () => {},
   (db) => {
     const sessions = db.createObjectStore('sessions', {
@@ -29,6 +31,9 @@ const upgrades: ((db: IDBDatabase, tx: IDBTransaction) => void)[] = [
 
 export const SCHEMA_VERSION = upgrades.length - 1;
 
+/** The shipped steps, for tests that play a newer release by appending steps of their own. */
+export const shippedUpgrades: readonly UpgradeStep[] = upgrades;
+
 export interface OpenOptions {
   indexedDB: IDBFactory;
   name: string;
@@ -36,6 +41,8 @@ export interface OpenOptions {
   blockedTimeoutMs: number;
   /** Called once if the open connection is later closed from outside (upgrade, deletion, browser). */
   onExternalClose: (error: StoreClosedError) => void;
+  /** Tests only: the upgrade steps in place of the shipped ones (the version is their count). */
+  upgrades?: readonly UpgradeStep[];
 }
 
 /**
@@ -49,9 +56,11 @@ export interface OpenOptions {
  */
 export function openDatabase(options: OpenOptions): Promise<IDBPDatabase<StoreSchema>> {
   const { indexedDB, name, blockedTimeoutMs, onExternalClose } = options;
+  const steps = options.upgrades ?? upgrades;
+  const target = steps.length - 1;
   let request: IDBOpenDBRequest;
   try {
-    request = indexedDB.open(name, SCHEMA_VERSION);
+    request = indexedDB.open(name, target);
   } catch (error) {
     return Promise.reject(error);
   }
@@ -63,7 +72,7 @@ export function openDatabase(options: OpenOptions): Promise<IDBPDatabase<StoreSc
       timedOut = true;
       reject(
         new UpgradeBlockedError(
-          `opening database "${name}" at version ${SCHEMA_VERSION} waited ${blockedTimeoutMs} ms for other connections: another tab holds an older version open or is deleting the database; close or reload the other tabs`,
+          `opening database "${name}" at version ${target} waited ${blockedTimeoutMs} ms for other connections: another tab holds an older version open or is deleting the database; close or reload the other tabs`,
         ),
       );
     }, blockedTimeoutMs);
@@ -73,8 +82,8 @@ export function openDatabase(options: OpenOptions): Promise<IDBPDatabase<StoreSc
     clearTimeout(timer);
     const db = request.result;
     const tx = request.transaction as IDBTransaction;
-    for (let version = event.oldVersion + 1; version <= SCHEMA_VERSION; version++) {
-      upgrades[version]?.(db, tx);
+    for (let version = event.oldVersion + 1; version <= target; version++) {
+      steps[version]?.(db, tx);
     }
   });
 
@@ -102,7 +111,7 @@ export function openDatabase(options: OpenOptions): Promise<IDBPDatabase<StoreSc
       clearTimeout(timer);
       if (error instanceof Error && error.name === 'VersionError') {
         throw new StoreClosedError(
-          `database "${name}" was written by a newer release of this store (this code knows version ${SCHEMA_VERSION}); reload the page to get the newer code`,
+          `database "${name}" was written by a newer release of this store (this code knows version ${target}); reload the page to get the newer code`,
         );
       }
       throw error;

@@ -6,7 +6,7 @@
  */
 import type { IDBPDatabase } from 'idb';
 import { ChangePublisher } from '../changes.js';
-import { AlreadyExistsError, normalizeStorageError, StoreClosedError } from '../errors.js';
+import { AlreadyExistsError, normalizeStorageError, QuotaExceededError, StoreClosedError } from '../errors.js';
 import { newId } from '../ids.js';
 import type {
   AppendBatch,
@@ -35,7 +35,7 @@ import type {
   UserSummary,
 } from '../types.js';
 import { commitGroup, type GroupResult } from './append.js';
-import { openDatabase } from './database.js';
+import { openDatabase, type UpgradeStep } from './database.js';
 import { commitImport } from './import.js';
 import { readEvents, readPage, readUsers } from './reads.js';
 import { ALL_STORES, type AppRecord, type SessionRecord, type StoreSchema, type UserRecord } from './records.js';
@@ -53,6 +53,12 @@ export interface EngineOptions {
   durability?: Durability;
   /** How long a schema upgrade waits for other tabs before `UpgradeBlockedError`. Default 5000 ms. */
   blockedTimeoutMs?: number;
+  /**
+   * Tests only, never in an app: the schema's upgrade steps in place of the
+   * shipped ones, so a test can play a newer release (the shipped steps plus
+   * its own) against tabs running this one.
+   */
+  upgradesForTesting?: readonly UpgradeStep[];
 }
 
 interface Pending {
@@ -81,6 +87,8 @@ export class StoreEngine implements Backend {
   private pending: Pending[] = [];
   private flushing: Promise<void> | undefined;
   private readonly publisher: ChangePublisher;
+  private readonly upgrades: readonly UpgradeStep[] | undefined;
+  private readonly closeListeners = new Set<(error: StoreClosedError) => void>();
 
   constructor(options: EngineOptions = {}) {
     this.dbName = options.dbName ?? DEFAULT_DB_NAME;
@@ -90,6 +98,30 @@ export class StoreEngine implements Backend {
     this.durability = options.durability ?? 'relaxed';
     this.blockedTimeoutMs = options.blockedTimeoutMs ?? 5000;
     this.publisher = new ChangePublisher(this.dbName);
+    this.upgrades = options.upgradesForTesting;
+  }
+
+  /**
+   * Calls `listener` once when the engine closes for good: by `close()`, or
+   * from outside (another tab upgrading or deleting the database, the browser).
+   * Called at once if it is already closed. Returns the unsubscribe function.
+   */
+  onClose(listener: (error: StoreClosedError) => void): () => void {
+    if (this.closedError) {
+      listener(this.closedError);
+      return () => {};
+    }
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
+  /** Marks the engine closed with `error` (the first reason wins) and tells the listeners. */
+  private markClosed(error: StoreClosedError): void {
+    if (this.closedError) return;
+    this.closedError = error;
+    const listeners = [...this.closeListeners];
+    this.closeListeners.clear();
+    for (const listener of listeners) listener(error);
   }
 
   /** True once closed, by `close()` or from outside (another tab's upgrade, the browser). */
@@ -109,9 +141,8 @@ export class StoreEngine implements Backend {
         indexedDB: this.factory,
         name: this.dbName,
         blockedTimeoutMs: this.blockedTimeoutMs,
-        onExternalClose: (error) => {
-          this.closedError ??= error;
-        },
+        onExternalClose: (error) => this.markClosed(error),
+        ...(this.upgrades ? { upgrades: this.upgrades } : {}),
       });
       this.connection = opening;
       // A failed open (blocked, refused) is retried by the next call.
@@ -138,8 +169,15 @@ export class StoreEngine implements Backend {
     const { appName, userId } = request;
     const id = request.sessionId ?? newId();
     const now = Date.now();
-    // A private copy: the returned session must share nothing with the request.
-    const scoped = splitDelta(request.state && structuredClone(request.state));
+    // A private copy: the returned session must share nothing with the request. Copying can
+    // fail (a getter that turns into a function after validation): that is bad input.
+    let copy: Record<string, unknown> | undefined;
+    try {
+      copy = request.state && structuredClone(request.state);
+    } catch (error) {
+      throw normalizeStorageError(error);
+    }
+    const scoped = splitDelta(copy);
     const loaded = await this.run(async (db) => {
       const tx = db.transaction(['sessions', 'appState', 'userState'], 'readwrite');
       const sessions = tx.objectStore('sessions');
@@ -283,34 +321,19 @@ export class StoreEngine implements Backend {
 
   async deleteSession(request: DeleteSessionRequest): Promise<void> {
     const { appName, userId, sessionId } = request;
-    const deleted = await this.run(async (db) => {
-      const tx = db.transaction(ALL_STORES, 'readwrite');
-      const [record, app, user] = await Promise.all([
-        tx.objectStore('sessions').get([appName, userId, sessionId]),
-        tx.objectStore('appState').get(appName),
-        tx.objectStore('userState').get([appName, userId]),
-      ]);
-      if (!record) {
-        await tx.done;
-        return false;
-      }
-      tx.objectStore('sessions')
-        .delete([appName, userId, sessionId])
-        .catch(() => {});
-      tx.objectStore('events')
-        .delete(IDBKeyRange.bound([record.uid, 0], [record.uid, Number.POSITIVE_INFINITY]))
-        .catch(() => {});
-      if (app)
-        tx.objectStore('appState')
-          .put({ ...app, sessionCount: Math.max(0, app.sessionCount - 1) })
-          .catch(() => {});
-      if (user)
-        tx.objectStore('userState')
-          .put({ ...user, sessionCount: Math.max(0, user.sessionCount - 1) })
-          .catch(() => {});
-      await tx.done;
-      return true;
-    });
+    let deleted: boolean;
+    try {
+      deleted = await this.run((db) => removeSession(db, request, true));
+    } catch (error) {
+      if (!(error instanceof QuotaExceededError)) throw error;
+      // A full disk refuses every transaction that writes anything, even one that frees far more
+      // than it writes (the session counters): so deleting could never free space. Deletions alone
+      // are never refused: remove the session and its events first, then fix the counters in the
+      // room that made. Should that still not fit, the deletion stands and only the counts behind
+      // listSessions' totalItems stay one too high.
+      deleted = await this.run((db) => removeSession(db, request, false));
+      if (deleted) await this.run((db) => decrementCounts(db, appName, userId)).catch(() => {});
+    }
     if (deleted) {
       this.emit({
         type: 'deleted',
@@ -435,7 +458,7 @@ export class StoreEngine implements Backend {
   /** Lets queued appends commit, then closes the connection; later calls reject with `StoreClosedError`. */
   async close(): Promise<void> {
     while (this.flushing) await this.flushing;
-    this.closedError ??= new StoreClosedError(`the store for database "${this.dbName}" is closed`);
+    this.markClosed(new StoreClosedError(`the store for database "${this.dbName}" is closed`));
     const connection = this.connection;
     this.connection = undefined;
     if (connection) (await connection.catch(() => undefined))?.close();
@@ -460,4 +483,60 @@ function toLoaded(
     },
     ref: { uid: record.uid, revision: record.revision },
   };
+}
+
+/**
+ * Removes a session and its events in one transaction; with `counts`, also
+ * lowers the app's and user's session counts in it. Resolves `false` for an
+ * unknown session.
+ */
+async function removeSession(
+  db: IDBPDatabase<StoreSchema>,
+  { appName, userId, sessionId }: DeleteSessionRequest,
+  counts: boolean,
+): Promise<boolean> {
+  const tx = db.transaction(ALL_STORES, 'readwrite');
+  const [record, app, user] = await Promise.all([
+    tx.objectStore('sessions').get([appName, userId, sessionId]),
+    counts ? tx.objectStore('appState').get(appName) : undefined,
+    counts ? tx.objectStore('userState').get([appName, userId]) : undefined,
+  ]);
+  if (!record) {
+    await tx.done;
+    return false;
+  }
+  tx.objectStore('sessions')
+    .delete([appName, userId, sessionId])
+    .catch(() => {});
+  tx.objectStore('events')
+    .delete(IDBKeyRange.bound([record.uid, 0], [record.uid, Number.POSITIVE_INFINITY]))
+    .catch(() => {});
+  if (app)
+    tx.objectStore('appState')
+      .put({ ...app, sessionCount: Math.max(0, app.sessionCount - 1) })
+      .catch(() => {});
+  if (user)
+    tx.objectStore('userState')
+      .put({ ...user, sessionCount: Math.max(0, user.sessionCount - 1) })
+      .catch(() => {});
+  await tx.done;
+  return true;
+}
+
+/** Lowers the app's and user's session counts by one (a deletion made without them). */
+async function decrementCounts(db: IDBPDatabase<StoreSchema>, appName: string, userId: string): Promise<void> {
+  const tx = db.transaction(['appState', 'userState'], 'readwrite');
+  const [app, user] = await Promise.all([
+    tx.objectStore('appState').get(appName),
+    tx.objectStore('userState').get([appName, userId]),
+  ]);
+  if (app)
+    tx.objectStore('appState')
+      .put({ ...app, sessionCount: Math.max(0, app.sessionCount - 1) })
+      .catch(() => {});
+  if (user)
+    tx.objectStore('userState')
+      .put({ ...user, sessionCount: Math.max(0, user.sessionCount - 1) })
+      .catch(() => {});
+  await tx.done;
 }

@@ -1,4 +1,5 @@
 import { ChangeFeed, type ChangeFilter, type ChangeListener } from '../changes.js';
+import type { StoreClosedError } from '../errors.js';
 import { SessionFront } from '../front.js';
 import { type EngineOptions, StoreEngine } from './engine.js';
 
@@ -34,6 +35,14 @@ export class IndexedDbSessionService extends SessionFront {
    */
   subscribe(filter: ChangeFilter, listener: ChangeListener): () => void {
     return this.feed.subscribe(filter, listener);
+  }
+
+  /**
+   * Calls `listener` once when the store closes for good: `close()`, or another
+   * tab upgrading or deleting the database (then reload to continue).
+   */
+  onClose(listener: (error: StoreClosedError) => void): () => void {
+    return this.engine.onClose(listener);
   }
 
   override async close(): Promise<void> {

@@ -1,0 +1,116 @@
+/**
+ * Full disk, in real Chromium with an on-disk profile (the test context keeps
+ * IndexedDB in memory and enforces no quota): the origin's quota is shrunk
+ * through the DevTools protocol (Storage.overrideQuotaForOrigin) until appends
+ * fail. The failure is a typed QuotaExceededError, the failed append left no
+ * trace, everything stored before is intact, and writes work again once space
+ * is freed or the quota restored.
+ */
+import { describe, expect, it } from 'vitest';
+import { commands } from 'vitest/browser';
+import { report } from '../../reliability/scale.js';
+
+const APP = 'quota-app';
+/** Small enough to fill in a few seconds with 64 KB events, big enough for the seeded data. */
+const QUOTA = 3 * 1024 * 1024;
+const USER = 'quota-user';
+const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
+
+interface Described {
+  name: string;
+  code?: string;
+  message: string;
+  typed: boolean;
+  quota: boolean;
+}
+
+describe('full disk: quota exhausted (Chromium, on-disk profile)', () => {
+  for (const kind of ['in-thread', 'dedicated'] as const) {
+    it(`rejects writes with QuotaExceededError, keeps everything, and recovers (${kind})`, async () => {
+      const id = await commands.remoteOpen('on-disk');
+      try {
+        const origin = await commands.remoteCall<string>(id, 'origin', []);
+        const dbName = `quota-${kind}`;
+        // Chromium caches the space an origin has left for a while, so the quota is set before the
+        // first database of this fresh profile opens: then every commit is checked against it.
+        await commands.remoteCdp(id, 'Storage.overrideQuotaForOrigin', { origin, quotaSize: QUOTA });
+        const h = await commands.remoteCall<number>(id, 'open', [kind, dbName]);
+        const call = <T>(name: string, ...args: unknown[]) => commands.remoteCall<T>(id, name, [h, ...args]);
+        const problems = (sid: string, issued: number, acked: number[]) =>
+          call<{ stored: number; problems: string[] }>('streamProblems', {
+            appName: APP,
+            userId: USER,
+            sid,
+            issued,
+            acked,
+          });
+
+        await call('seed', { appName: APP, userId: USER, sessionId: 'keep', count: 20, payloadBytes: 1000 });
+        await call('seed', { appName: APP, userId: USER, sessionId: 'fill', count: 1, payloadBytes: 100 });
+        // Fill: 64 KB events until the store refuses one.
+        const filled = await call<{ next: number; error: Described | null }>('fillUntilRejected', {
+          sessionId: 'fill',
+          from: 1,
+          max: 2000,
+          payloadBytes: 64 * 1024,
+        });
+        expect(filled.error, 'the disk never filled up').not.toBeNull();
+        expect(filled.error).toMatchObject({
+          code: 'QUOTA_EXCEEDED',
+          name: 'QuotaExceededError',
+          typed: true,
+          quota: true,
+        });
+        // Every acknowledged append is there, the refused one is not, and nothing else moved.
+        expect(await problems('fill', filled.next, range(filled.next))).toEqual({ stored: filled.next, problems: [] });
+        expect(await problems('keep', 20, range(20))).toEqual({ stored: 20, problems: [] });
+        // Still full: the same append is refused again, the same way, and again leaves no trace.
+        const again = await call<Described | null>('appendNext', {
+          appName: APP,
+          userId: USER,
+          sessionId: 'fill',
+          index: filled.next,
+          payloadBytes: 64 * 1024,
+          reload: false,
+        });
+        expect(again).toMatchObject({ code: 'QUOTA_EXCEEDED', quota: true });
+        expect(await problems('fill', filled.next, range(filled.next))).toEqual({ stored: filled.next, problems: [] });
+
+        // Free space: deleting the big session works on a full disk, and then writes go through again.
+        expect(await call('deleteSession', APP, USER, 'fill')).toBeNull();
+        expect(await call('list', APP)).toEqual({ totalItems: 1, ids: ['keep'] });
+        const small = { appName: APP, userId: USER, sessionId: 'keep', index: 20, payloadBytes: 1000, reload: false };
+        expect(await call('appendNext', small)).toBeNull();
+        expect(await problems('keep', 21, range(21))).toEqual({ stored: 21, problems: [] });
+
+        // Full again, then the quota restored: writes of every kind work again.
+        expect(await call('tryCreate', APP, USER, 'fill-2')).toBeNull();
+        const refilled = await call<{ next: number; error: Described | null }>('fillUntilRejected', {
+          sessionId: 'fill-2',
+          from: 0,
+          max: 2000,
+          payloadBytes: 64 * 1024,
+        });
+        expect(refilled.error).toMatchObject({ code: 'QUOTA_EXCEEDED', quota: true });
+        await commands.remoteCdp(id, 'Storage.overrideQuotaForOrigin', { origin });
+        const next = { ...small, sessionId: 'fill-2', index: refilled.next, payloadBytes: 64 * 1024 };
+        expect(await call('appendNext', next)).toBeNull();
+        expect(await call('tryCreate', APP, USER, 'after')).toBeNull();
+        expect(await problems('fill-2', refilled.next + 1, range(refilled.next + 1))).toEqual({
+          stored: refilled.next + 1,
+          problems: [],
+        });
+        expect(await problems('keep', 21, range(21))).toEqual({ stored: 21, problems: [] });
+        expect(await call('list', APP)).toMatchObject({ totalItems: 3 });
+        report(`full disk (${kind})`, {
+          appendsBeforeFull: filled.next,
+          appendsBeforeFullAgain: refilled.next,
+          refusedWithQuotaExceeded: 3,
+          lost: 0,
+        });
+      } finally {
+        await commands.remoteClose(id);
+      }
+    }, 120_000);
+  }
+});
