@@ -14,6 +14,7 @@ import {
   createSessionRequestSchema,
   getSessionRequestSchema,
   listSessionsRequestSchema,
+  MAX_BATCH_EVENTS,
   sessionKeySchema,
   userStateRequestSchema,
   validate,
@@ -155,8 +156,9 @@ export class SessionFront implements SessionService {
     await Promise.resolve();
     while (queue.length > 0) {
       const head = queue[0] as QueuedAppend;
+      // A batch stays within what a worker host accepts in one message.
       let n = 1;
-      while (n < queue.length && (queue[n] as QueuedAppend).session === head.session) n++;
+      while (n < queue.length && n < MAX_BATCH_EVENTS && (queue[n] as QueuedAppend).session === head.session) n++;
       const run = queue.splice(0, n);
       await this.send(head.session, run);
     }
