@@ -218,33 +218,29 @@ export class StoreEngine implements Backend {
     return this.run(async (db) => {
       const tx = db.transaction(ALL_STORES, 'readonly');
       const sessions = tx.objectStore('sessions');
-      const [app, owner] = await Promise.all([
+      const start = limit !== undefined && page !== undefined ? (page - 1) * limit : (offset ?? 0);
+      const take = limit ?? Number.POSITIVE_INFINITY;
+      // The page does not depend on the counts: read both in the same round.
+      const [app, owner, records] = await Promise.all([
         tx.objectStore('appState').get(appName),
         userId === undefined ? undefined : tx.objectStore('userState').get([appName, userId]),
+        userId === undefined
+          ? readPage(sessions.index('byAppTime'), [appName], order ?? 'asc', start, take)
+          : readPage(sessions.index('byUserTime'), [appName, userId], order ?? 'asc', start, take),
       ]);
       const totalItems = (userId === undefined ? app?.sessionCount : owner?.sessionCount) ?? 0;
-      let start: number;
-      let take: number;
       let pageOut: number;
       let limitOut: number;
       let totalPages: number;
       if (limit !== undefined) {
-        start = page !== undefined ? (page - 1) * limit : (offset ?? 0);
-        take = limit;
         pageOut = page ?? (limit === 0 ? 1 : Math.floor(start / limit) + 1);
         limitOut = limit;
         totalPages = limit === 0 ? 0 : Math.ceil(totalItems / limit);
       } else {
-        start = offset ?? 0;
-        take = Number.POSITIVE_INFINITY;
         pageOut = 1;
         limitOut = totalItems;
         totalPages = totalItems === 0 ? 0 : 1;
       }
-      const records =
-        userId === undefined
-          ? await readPage(sessions.index('byAppTime'), [appName], order ?? 'asc', start, take)
-          : await readPage(sessions.index('byUserTime'), [appName, userId], order ?? 'asc', start, take);
       const userStates = new Map<string, StateRecord>();
       if (userId !== undefined) userStates.set(userId, owner?.state ?? {});
       else {

@@ -4,7 +4,7 @@
  * timestamp index, and a page of a listing walks the time index from the page's
  * start rather than scanning every session.
  */
-import type { IDBPIndex, IDBPObjectStore, IDBPTransaction } from 'idb';
+import { type IDBPIndex, type IDBPObjectStore, type IDBPTransaction, unwrap, wrap } from 'idb';
 import type { GetSessionConfig } from '../types.js';
 import type { EventRecord, SessionRecord, StoreSchema } from './records.js';
 
@@ -73,6 +73,46 @@ const byTimeThenId =
     (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) ||
     (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0);
 
+/** `getAllRecords` (IndexedDB 3.1, Chromium 141+): a range read in either direction, in one request. */
+interface RecordsReader {
+  getAllRecords(options: {
+    query?: IDBKeyRange;
+    count?: number;
+    direction?: IDBCursorDirection;
+  }): IDBRequest<{ value: SessionRecord }[]>;
+}
+
+function recordsReader(index: TimeIndex): RecordsReader | undefined {
+  const native = unwrap(index) as unknown as Partial<RecordsReader>;
+  return typeof native.getAllRecords === 'function' ? (native as RecordsReader) : undefined;
+}
+
+/**
+ * The newest `take` sessions in one backward read of `take + 1` records. Every
+ * group of equal times but the last is then whole; when the page ends inside a
+ * group (the record after it has the same time) that group is read whole too,
+ * so its ties can be put in id order.
+ */
+async function newestPage(
+  reader: RecordsReader,
+  index: TimeIndex,
+  all: IDBKeyRange,
+  prefix: string[],
+  take: number,
+): Promise<SessionRecord[]> {
+  let records = (await wrap(reader.getAllRecords({ query: all, count: take + 1, direction: 'prev' }))).map(
+    (r) => r.value,
+  );
+  const last = records[take - 1];
+  const after = records[take];
+  if (last && after && last.lastUpdateTime === after.lastUpdateTime) {
+    const time = last.lastUpdateTime;
+    const group = await index.getAll(IDBKeyRange.bound([...prefix, time], [...prefix, time, []]));
+    records = [...records.filter((r) => r.lastUpdateTime !== time), ...group];
+  }
+  return records.sort(byTimeThenId(-1)).slice(0, take);
+}
+
 /**
  * One page of sessions under `prefix` (`[appName]` or `[appName, userId]`) of a
  * time index, ordered by `lastUpdateTime` (ascending or descending) with ties
@@ -99,6 +139,8 @@ export async function readPage(
     if (!start) return [];
     return index.getAll(IDBKeyRange.bound(start.key, [...prefix, []]), take);
   }
+  const reader = offset === 0 ? recordsReader(index) : undefined;
+  if (reader) return newestPage(reader, index, all, prefix, take);
   // Descending: a reverse walk yields ties by id descending, so each group of equal
   // times is gathered whole and reordered. Find the time at the page's start, count
   // what is newer, then collect from the start of that time's group.
