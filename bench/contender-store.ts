@@ -59,13 +59,25 @@ export class StoreContender implements Contender<Session> {
     }
   }
 
-  async buildSessions(appName: string, userId: string, count: number): Promise<void> {
+  /**
+   * The store stamps a new session with the time of its creation, so sessions
+   * created together would tie; one event each, with no state change, gives
+   * them the distinct update times the other contenders' fixtures have.
+   */
+  async buildSessions(appName: string, userId: string, count: number, t0: number): Promise<void> {
     for (let from = 0; from < count; from += CREATE_CHUNK) {
-      const creates: Promise<Session>[] = [];
-      for (let i = from; i < Math.min(count, from + CREATE_CHUNK); i++) {
-        creates.push(this.service.createSession({ appName, userId, sessionId: `s${i}`, state: listingState(i) }));
-      }
-      await Promise.all(creates);
+      const ids = Array.from({ length: Math.min(count, from + CREATE_CHUNK) - from }, (_, k) => from + k);
+      const sessions = await Promise.all(
+        ids.map((i) => this.service.createSession({ appName, userId, sessionId: `s${i}`, state: listingState(i) })),
+      );
+      await Promise.all(
+        sessions.map((session, k) =>
+          this.service.appendEvent({
+            session,
+            event: { id: 'opened', invocationId: 'fixture', author: 'user', timestamp: t0 + from + k },
+          }),
+        ),
+      );
     }
   }
 

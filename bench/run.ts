@@ -61,6 +61,15 @@ const log = (message: string): void => {
 };
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A stuck contender fails the run instead of hanging it (the smoke run is part of `npm test`). */
+function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
 async function openBenchPage(page: Page, url: string): Promise<void> {
   page.on('pageerror', (error) => log(`page error: ${error.message}`));
   page.on('console', (message) => {
@@ -89,6 +98,8 @@ async function main(): Promise<void> {
   process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
   const startedAt = Date.now();
   const loadBefore = os.loadavg();
+  /** Longest one measurement may take: generous, so only a hang trips it. */
+  const limitMs = options.quick ? 60_000 : 600_000;
 
   log('building the bench page');
   await build({ configFile });
@@ -112,7 +123,11 @@ async function main(): Promise<void> {
 
     for (const contender of ['raw-one-tx', 'dexie', 'store-in-thread', 'store-worker'] as const) {
       log(`fixtures: ${contender}`);
-      fixtures[contender] = await page.evaluate(([c, s]) => window.bench.setup(c, s), [contender, sizes] as const);
+      fixtures[contender] = await within(
+        limitMs * 4,
+        `fixtures of ${contender}`,
+        page.evaluate(([c, s]) => window.bench.setup(c, s), [contender, sizes] as const),
+      );
       log(
         `  ${Object.entries(fixtures[contender] ?? {})
           .map(([k, v]) => `${k}: ${formatMs(v)} ms`)
@@ -127,12 +142,16 @@ async function main(): Promise<void> {
       for (const workload of WORKLOADS) {
         if (workload.id === 'coldStart') continue;
         for (const contender of rotate(workload.contenders, rep)) {
-          const metrics = await page.evaluate(([w, c, s, r]) => window.bench.measure(w, c, s, r), [
-            workload.id,
-            contender,
-            sizes,
-            rep,
-          ] as const);
+          const metrics = await within(
+            limitMs,
+            `${workload.id} on ${contender}`,
+            page.evaluate(([w, c, s, r]) => window.bench.measure(w, c, s, r), [
+              workload.id,
+              contender,
+              sizes,
+              rep,
+            ] as const),
+          );
           if (rep >= warmups) record(measured, workload.id, contender, metrics);
         }
       }
@@ -148,7 +167,11 @@ async function main(): Promise<void> {
         await sleep(sizes.coldStartIdleMs);
         const fresh = await context.newPage();
         await openBenchPage(fresh, url);
-        const metrics = await fresh.evaluate(([c, s]) => window.bench.coldStart(c, s), [contender, sizes] as const);
+        const metrics = await within(
+          limitMs,
+          `cold start of ${contender}`,
+          fresh.evaluate(([c, s]) => window.bench.coldStart(c, s), [contender, sizes] as const),
+        );
         await fresh.close();
         if (rep >= warmups) record(measured, 'coldStart', contender, metrics);
       }

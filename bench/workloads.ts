@@ -4,8 +4,8 @@
  * and reads are checked against what was written after it stops.
  */
 import type { Event } from '../src/index.js';
-import type { Contender, SessionAddress, SessionData } from './contender.js';
-import { makeEvents, stateAfter } from './events.js';
+import type { Contender, ListedRow, SessionAddress, SessionData } from './contender.js';
+import { listingState, makeEvents, stateAfter } from './events.js';
 import type { Sizes, WorkloadId } from './plan.js';
 import { median, percentile } from './stats.js';
 
@@ -169,16 +169,17 @@ async function readFigure(
 }
 
 async function listFigure(c: Contender, appName: string, total: number, sizes: Sizes): Promise<Metrics> {
-  let ids: string[] = [];
+  let rows: ListedRow[] = [];
   const ms = await medianOf(sizes.listingRepeats, async () => {
-    ids = (await c.listRecent(appName, USER, sizes.listingLimit)).map((r) => r.id);
+    rows = await c.listRecent(appName, USER, sizes.listingLimit);
   });
-  // The store stamps sessions with their creation time (ties possible), the others with distinct times:
-  // what must agree is how many come back, and that they are the newest ones.
-  const newest = new Set(Array.from({ length: sizes.listingLimit }, (_, i) => `s${total - 1 - i}`));
-  if (ids.length !== sizes.listingLimit) throw new Error(`${c.id}: listing returned ${ids.length} sessions`);
-  if (!c.id.startsWith('store') && !ids.every((id) => newest.has(id))) {
-    throw new Error(`${c.id}: listing did not return the newest sessions: ${ids.slice(0, 5).join()}`);
+  const ids = rows.map((r) => r.id);
+  const newest = Array.from({ length: sizes.listingLimit }, (_, i) => `s${total - 1 - i}`);
+  if (ids.join() !== newest.join()) {
+    throw new Error(`${c.id}: listing returned ${ids.slice(0, 5).join()}..., not the newest sessions first`);
+  }
+  if (!sameJson(sortKeys(rows[0]?.state ?? {}), sortKeys(listingState(total - 1)))) {
+    throw new Error(`${c.id}: listed session without its state`);
   }
   return { ms };
 }

@@ -33,3 +33,6 @@ const bin = (name) => `node_modules/.bin/${name}`;
 run('type-check', bin('tsc'), ['--noEmit']);
 run('lint', bin('biome'), ['check', '.']);
 run('tests (Node + Chromium)', bin('vitest'), ['run']);
+// The benchmark at tiny sizes (about 10 s): keeps bench/ running against the current API,
+// and checks that every contender reads back exactly what it wrote. No timing is asserted.
+run('bench smoke', bin('tsx'), ['bench/run.ts', '--quick']);
