@@ -3,7 +3,13 @@
  * client (the product as used). Both are driven only through the public API;
  * fixtures use un-awaited appends so group commit batches them.
  */
-import { IndexedDbSessionService, openSessionStore, type Session, type SessionService } from '../src/index.js';
+import {
+  IndexedDbSessionService,
+  openSessionStore,
+  type Session,
+  type SessionService,
+  SessionStoreClient,
+} from '../src/index.js';
 import type { Contender, ListedRow, SessionAddress, SessionData } from './contender.js';
 import { listingState, makeEvents } from './events.js';
 
@@ -24,6 +30,11 @@ export class StoreContender implements Contender<Session> {
 
   static worker(dbName: string): StoreContender {
     return new StoreContender('store-worker', openSessionStore({ dbName, mode: 'dedicated' }));
+  }
+
+  /** Resolves once the worker has answered (the in-thread store is ready at once). */
+  async ready(): Promise<void> {
+    if (this.service instanceof SessionStoreClient) await this.service.ready;
   }
 
   createSession(address: SessionAddress, state?: Record<string, unknown>): Promise<Session> {
@@ -62,19 +73,25 @@ export class StoreContender implements Contender<Session> {
   /**
    * The store stamps a new session with the time of its creation, so sessions
    * created together would tie; one event each, with no state change, gives
-   * them the distinct update times the other contenders' fixtures have.
+   * them the distinct update times the other contenders' fixtures have. The
+   * event is stamped after its session's creation, as real events are: an
+   * update time moving backwards would leave the index's deleted entries at
+   * the newest end, which IndexedDB (LevelDB underneath) skips over until it
+   * compacts, and would slow the newest-first listing for that reason alone.
    */
-  async buildSessions(appName: string, userId: string, count: number, t0: number): Promise<void> {
+  async buildSessions(appName: string, userId: string, count: number): Promise<void> {
+    let stamp = 0;
     for (let from = 0; from < count; from += CREATE_CHUNK) {
       const ids = Array.from({ length: Math.min(count, from + CREATE_CHUNK) - from }, (_, k) => from + k);
       const sessions = await Promise.all(
         ids.map((i) => this.service.createSession({ appName, userId, sessionId: `s${i}`, state: listingState(i) })),
       );
+      stamp = Math.max(stamp, Date.now());
       await Promise.all(
-        sessions.map((session, k) =>
+        sessions.map((session) =>
           this.service.appendEvent({
             session,
-            event: { id: 'opened', invocationId: 'fixture', author: 'user', timestamp: t0 + from + k },
+            event: { id: 'opened', invocationId: 'fixture', author: 'user', timestamp: ++stamp },
           }),
         ),
       );

@@ -24,6 +24,7 @@ import {
   type Measured,
   summarizeFigures,
 } from './report.js';
+import { summarize } from './stats.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const configFile = path.join(here, 'vite.config.ts');
@@ -196,6 +197,8 @@ async function main(): Promise<void> {
       workerMs: median('pointReadP50', 'store-worker'),
     },
   };
+  const workerReady = measured.coldStart?.['store-worker']?.readyMs;
+  const coldStartWorkerReadyMs = workerReady && workerReady.length > 0 ? summarize(workerReady).median : null;
   const machine = {
     cpus: os.cpus().length,
     cpuModel: os.cpus()[0]?.model ?? 'unknown',
@@ -215,6 +218,7 @@ async function main(): Promise<void> {
     formatTargets(targets),
     '',
     `Round trip through the worker vs in-thread (p50): appendEvent ${fmt(roundTrip.appendEventP50.workerMs)} vs ${fmt(roundTrip.appendEventP50.inThreadMs)} ms, getSession (${sizes.pointReadEvents} events) ${fmt(roundTrip.getSessionP50.workerMs)} vs ${fmt(roundTrip.getSessionP50.inThreadMs)} ms`,
+    `Cold start through the worker: ${fmt(coldStartWorkerReadyMs)} ms of it until the worker answers (median)`,
     '',
     'Fixture build times (ms):',
     ...Object.entries(fixtures).map(
@@ -246,6 +250,7 @@ async function main(): Promise<void> {
     ratios,
     targets,
     roundTrip,
+    coldStartWorkerReadyMs,
     fixturesMs: fixtures,
   };
   await mkdir(outDir, { recursive: true });
