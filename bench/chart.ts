@@ -16,6 +16,10 @@ export interface ChartGroup {
   values: Partial<Record<string, number>>;
 }
 
+/** A decade's tick label: 0.1 ms, 1 ms, ..., 1 s, 10 s. */
+export const decadeLabel = (d: number): string =>
+  d >= 3 ? `${(10 ** (d - 3)).toLocaleString('en-US')} s` : `${d < 0 ? (10 ** d).toFixed(-d) : 10 ** d} ms`;
+
 const escapeXml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const LEFT = 290;
@@ -47,9 +51,7 @@ export function renderChart(title: string, series: readonly ChartSeries[], group
   for (let d = lo; d <= hi; d++) {
     const gx = LEFT + x(10 ** d);
     out.push(`<line x1="${gx}" y1="${TOP - 6}" x2="${gx}" y2="${bottom}" stroke="#ddd"/>`);
-    out.push(
-      `<text x="${gx}" y="${bottom + 14}" text-anchor="middle" fill="#555">${escapeXml(formatMs(10 ** d))} ms</text>`,
-    );
+    out.push(`<text x="${gx}" y="${bottom + 14}" text-anchor="middle" fill="#555">${escapeXml(decadeLabel(d))}</text>`);
   }
   let y = TOP;
   for (const g of groups) {

@@ -4,7 +4,7 @@
  * with `npm run bench` (its numbers are not asserted anywhere).
  */
 import { describe, expect, it } from 'vitest';
-import { renderChart } from '../../bench/chart.js';
+import { decadeLabel, renderChart } from '../../bench/chart.js';
 import { makeEvent, makeEvents, stateAfter } from '../../bench/events.js';
 import { FIGURES, FULL } from '../../bench/plan.js';
 import {
@@ -188,6 +188,10 @@ describe('chart', () => {
     expect(slowest).toBeGreaterThan(slower);
     // 0.5 -> 5 -> 500 ms: one decade, then two: equal steps per decade.
     expect(slowest - slower).toBeCloseTo(2 * (slower - fast), 0);
+  });
+
+  it('labels decades in ms below a second and in s above', () => {
+    expect([-2, -1, 0, 2, 3, 5].map(decadeLabel)).toEqual(['0.01 ms', '0.1 ms', '1 ms', '100 ms', '1 s', '100 s']);
   });
 
   it('escapes every label and keeps its elements balanced', () => {
