@@ -42,5 +42,8 @@ run('tests (Node + Chromium)', bin('vitest'), [
   '--reporter=json',
   `--outputFile.json=${report}`,
 ]);
+// The benchmark at tiny sizes (about 10 s): keeps bench/ running against the current API,
+// and checks that every contender reads back exactly what it wrote. No timing is asserted.
+run('bench smoke', bin('tsx'), ['bench/run.ts', '--quick']);
 const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(readFileSync(report, 'utf8'));
 console.log(`\nTests: ${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests} skipped`);

@@ -16,6 +16,7 @@ import {
   listSessionKeysRequestSchema,
   listSessionsRequestSchema,
   listUsersRequestSchema,
+  MAX_BATCH_EVENTS,
   sessionKeySchema,
   userStateRequestSchema,
   validate,
@@ -165,8 +166,9 @@ export class SessionFront implements SessionService, SessionCatalog {
     await Promise.resolve();
     while (queue.length > 0) {
       const head = queue[0] as QueuedAppend;
+      // A batch stays within what a worker host accepts in one message.
       let n = 1;
-      while (n < queue.length && (queue[n] as QueuedAppend).session === head.session) n++;
+      while (n < queue.length && n < MAX_BATCH_EVENTS && (queue[n] as QueuedAppend).session === head.session) n++;
       const run = queue.splice(0, n);
       await this.send(head.session, run);
     }

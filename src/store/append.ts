@@ -65,7 +65,18 @@ export async function commitGroup(
   const events = tx.objectStore('events');
   const byId = events.index('byId');
 
+  // Existing positions of event ids (an event whose id is stored replaces it in place).
+  const existing = new Map<string, Promise<[string, number] | undefined>>();
+  const lookUpIds = (uid: string, b: AppendBatch): void => {
+    for (const e of b.events) {
+      const k = keyString([uid, e.id]);
+      if (!existing.has(k)) existing.set(k, byId.getKey([uid, e.id]));
+    }
+  };
+
   // Issue every read up front so they pipeline; no await on anything but IndexedDB below.
+  // A batch that knows its session's uid has its ids looked up in this first round
+  // too: if the stored uid turns out different, the batch is stale and the lookups unused.
   const records = new Map<string, Promise<SessionRecord | undefined>>();
   const apps = new Map<string, Promise<AppRecord | undefined>>();
   const users = new Map<string, Promise<UserRecord | undefined>>();
@@ -76,19 +87,15 @@ export async function commitGroup(
     if (!apps.has(b.appName)) apps.set(b.appName, tx.objectStore('appState').get(b.appName));
     const uk = keyString([b.appName, b.userId]);
     if (!users.has(uk)) users.set(uk, tx.objectStore('userState').get([b.appName, b.userId]));
+    if (b.ref) lookUpIds(b.ref.uid, b);
   }
   const current = new Map<string, SessionRecord | undefined>();
   for (const [k, p] of records) current.set(k, await p);
 
-  // Existing positions of event ids (an event whose id is stored replaces it in place).
-  const existing = new Map<string, Promise<[string, number] | undefined>>();
+  // Only batches without a known uid need a second round.
   for (const b of batches) {
     const rec = current.get(keyString(sessionKey(b)));
-    if (!rec) continue;
-    for (const e of b.events) {
-      const k = keyString([rec.uid, e.id]);
-      if (!existing.has(k)) existing.set(k, byId.getKey([rec.uid, e.id]));
-    }
+    if (rec && !b.ref) lookUpIds(rec.uid, b);
   }
   const seqOf = new Map<string, number>();
   for (const [k, p] of existing) {

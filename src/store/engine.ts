@@ -37,7 +37,7 @@ import type {
 import { commitGroup, type GroupResult } from './append.js';
 import { openDatabase, type UpgradeStep } from './database.js';
 import { commitImport } from './import.js';
-import { readEvents, readPage, readUsers } from './reads.js';
+import { readEvents, readEventsOf, readPage, readUsers } from './reads.js';
 import { ALL_STORES, type AppRecord, type SessionRecord, type StoreSchema, type UserRecord } from './records.js';
 
 export interface EngineOptions {
@@ -77,6 +77,11 @@ const strictness: Record<Durability, number> = {
 
 export const DEFAULT_DB_NAME = 'adk-sessions';
 
+/** Most session uids an engine remembers for its reads. */
+const REMEMBERED_UIDS = 10_000;
+const sessionKeyString = (appName: string, userId: string, sessionId: string): string =>
+  `${appName}\u0000${userId}\u0000${sessionId}`;
+
 export class StoreEngine implements Backend {
   readonly dbName: string;
   private readonly factory: IDBFactory;
@@ -89,6 +94,8 @@ export class StoreEngine implements Backend {
   private readonly publisher: ChangePublisher;
   private readonly upgrades: readonly UpgradeStep[] | undefined;
   private readonly closeListeners = new Set<(error: StoreClosedError) => void>();
+  /** The uid last seen per session key, so reads can skip a round trip (see `getSession`). */
+  private readonly uids = new Map<string, string>();
 
   constructor(options: EngineOptions = {}) {
     this.dbName = options.dbName ?? DEFAULT_DB_NAME;
@@ -235,6 +242,7 @@ export class StoreEngine implements Backend {
       }
       return toLoaded(record, appRecord.state, userRecord.state, []);
     });
+    this.rememberUid(sessionKeyString(appName, userId, id), loaded.ref.uid);
     this.emit({
       type: 'created',
       appName,
@@ -247,16 +255,33 @@ export class StoreEngine implements Backend {
     return loaded;
   }
 
+  /**
+   * One round trip when the session's uid is remembered: the events are read
+   * with that uid alongside the session record, and used only if the record
+   * (read in the same transaction) confirms the uid; otherwise they are read
+   * again with the right one.
+   */
   getSession(request: GetSessionRequest): Promise<LoadedSession | undefined> {
+    const { appName, userId, sessionId, config } = request;
+    const key = sessionKeyString(appName, userId, sessionId);
     return this.run(async (db) => {
       const tx = db.transaction(ALL_STORES, 'readonly');
-      const record = await tx.objectStore('sessions').get([request.appName, request.userId, request.sessionId]);
-      if (!record) return undefined;
-      const [app, user, events] = await Promise.all([
-        tx.objectStore('appState').get(request.appName),
-        tx.objectStore('userState').get([request.appName, request.userId]),
-        readEvents(tx, record, request.config),
+      const guess = this.uids.get(key);
+      const reads = Promise.all([
+        tx.objectStore('sessions').get([appName, userId, sessionId]),
+        tx.objectStore('appState').get(appName),
+        tx.objectStore('userState').get([appName, userId]),
       ]);
+      const guessed = guess === undefined ? undefined : readEventsOf(tx, guess, config);
+      // A wrong guess is dropped, and so is its failure: the second read answers.
+      guessed?.catch(() => {});
+      const [record, app, user] = await reads;
+      if (!record) {
+        this.uids.delete(key);
+        return undefined;
+      }
+      this.rememberUid(key, record.uid);
+      const events = guessed && guess === record.uid ? await guessed : await readEvents(tx, record, config);
       return toLoaded(
         record,
         app?.state ?? {},
@@ -266,38 +291,40 @@ export class StoreEngine implements Backend {
     });
   }
 
+  /** Bounded: past the limit the memory starts over, which costs only a second round per read. */
+  private rememberUid(key: string, uid: string): void {
+    if (this.uids.size >= REMEMBERED_UIDS && !this.uids.has(key)) this.uids.clear();
+    this.uids.set(key, uid);
+  }
+
   listSessions(request: ListSessionsRequest): Promise<ListedSessions> {
     const { appName, userId, limit, offset, page, order } = request;
     return this.run(async (db) => {
       const tx = db.transaction(ALL_STORES, 'readonly');
       const sessions = tx.objectStore('sessions');
-      const [app, owner] = await Promise.all([
+      const start = limit !== undefined && page !== undefined ? (page - 1) * limit : (offset ?? 0);
+      const take = limit ?? Number.POSITIVE_INFINITY;
+      // The page does not depend on the counts: read both in the same round.
+      const [app, owner, records] = await Promise.all([
         tx.objectStore('appState').get(appName),
         userId === undefined ? undefined : tx.objectStore('userState').get([appName, userId]),
+        userId === undefined
+          ? readPage(sessions.index('byAppTime'), [appName], order ?? 'asc', start, take)
+          : readPage(sessions.index('byUserTime'), [appName, userId], order ?? 'asc', start, take),
       ]);
       const totalItems = (userId === undefined ? app?.sessionCount : owner?.sessionCount) ?? 0;
-      let start: number;
-      let take: number;
       let pageOut: number;
       let limitOut: number;
       let totalPages: number;
       if (limit !== undefined) {
-        start = page !== undefined ? (page - 1) * limit : (offset ?? 0);
-        take = limit;
         pageOut = page ?? (limit === 0 ? 1 : Math.floor(start / limit) + 1);
         limitOut = limit;
         totalPages = limit === 0 ? 0 : Math.ceil(totalItems / limit);
       } else {
-        start = offset ?? 0;
-        take = Number.POSITIVE_INFINITY;
         pageOut = 1;
         limitOut = totalItems;
         totalPages = totalItems === 0 ? 0 : 1;
       }
-      const records =
-        userId === undefined
-          ? await readPage(sessions.index('byAppTime'), [appName], order ?? 'asc', start, take)
-          : await readPage(sessions.index('byUserTime'), [appName, userId], order ?? 'asc', start, take);
       const userStates = new Map<string, StateRecord>();
       if (userId !== undefined) userStates.set(userId, owner?.state ?? {});
       else {
@@ -307,6 +334,7 @@ export class StoreEngine implements Backend {
           userStates.set(u, found[i]?.state ?? {});
         });
       }
+      for (const r of records) this.rememberUid(sessionKeyString(r.appName, r.userId, r.id), r.uid);
       const loaded = records.map((r) => toLoaded(r, app?.state ?? {}, userStates.get(r.userId) ?? {}, []));
       return {
         sessions: loaded.map((l) => l.session),
@@ -334,6 +362,7 @@ export class StoreEngine implements Backend {
       deleted = await this.run((db) => removeSession(db, request, false));
       if (deleted) await this.run((db) => decrementCounts(db, appName, userId)).catch(() => {});
     }
+    this.uids.delete(sessionKeyString(appName, userId, sessionId));
     if (deleted) {
       this.emit({
         type: 'deleted',
@@ -391,8 +420,10 @@ export class StoreEngine implements Backend {
     }
     results.forEach((result, i) => {
       const p = group[i] as Pending;
-      if (result.outcome) p.resolve(result.outcome);
-      else p.reject(result.error);
+      if (result.outcome) {
+        this.rememberUid(sessionKeyString(p.batch.appName, p.batch.userId, p.batch.sessionId), result.outcome.ref.uid);
+        p.resolve(result.outcome);
+      } else p.reject(result.error);
     });
     for (const result of results) if (result.change) this.emit(result.change);
   }

@@ -4,7 +4,7 @@
  * timestamp index, and a page of a listing walks the time index from the page's
  * start rather than scanning every session.
  */
-import type { IDBPIndex, IDBPObjectStore, IDBPTransaction } from 'idb';
+import { type IDBPIndex, type IDBPObjectStore, type IDBPTransaction, unwrap, wrap } from 'idb';
 import type { GetSessionConfig } from '../types.js';
 import type { EventRecord, SessionRecord, StoreSchema, UserRecord } from './records.js';
 
@@ -34,25 +34,58 @@ async function lastEvents(store: EventStore, rec: SessionRecord, n: number): Pro
   return found.reverse();
 }
 
+/** `getAllRecords` (IndexedDB 3.1, Chromium 141+): a range read in either direction, in one request. */
+interface RecordsReader<T> {
+  getAllRecords(options: {
+    query?: IDBKeyRange;
+    count?: number;
+    direction?: IDBCursorDirection;
+  }): IDBRequest<{ value: T }[]>;
+}
+
+function recordsReader<T>(native: IDBObjectStore | IDBIndex): RecordsReader<T> | undefined {
+  const candidate = native as unknown as Partial<RecordsReader<T>>;
+  return typeof candidate.getAllRecords === 'function' ? (candidate as RecordsReader<T>) : undefined;
+}
+
+/**
+ * The events `config` selects from incarnation `uid`, in append order, when
+ * that takes nothing but the uid; `undefined` for a window of recent events,
+ * which is placed by the session record's counter (a backward read of `n`
+ * records would not need it, but is slower than the forward range read).
+ * Lets a read whose uid is known go out in the same round as the session record.
+ */
+export function readEventsOf(
+  tx: ReadTx,
+  uid: string,
+  config: GetSessionConfig | undefined,
+): Promise<EventRecord[]> | undefined {
+  const store = tx.objectStore('events');
+  const n = config?.numRecentEvents;
+  const after = config?.afterTimestamp;
+  if (n === 0) return Promise.resolve([]);
+  if (n !== undefined) return undefined;
+  if (after !== undefined) {
+    const range = IDBKeyRange.bound([uid, after], [uid, Number.POSITIVE_INFINITY]);
+    return store
+      .index('byTime')
+      .getAll(range)
+      .then((records) => records.sort(bySeq));
+  }
+  return store.getAll(IDBKeyRange.bound([uid, 0], [uid, Number.POSITIVE_INFINITY]));
+}
+
 /** The events `config` selects, in append order (never by timestamp). */
 export async function readEvents(
   tx: ReadTx,
   rec: SessionRecord,
   config: GetSessionConfig | undefined,
 ): Promise<EventRecord[]> {
-  const store = tx.objectStore('events');
-  const n = config?.numRecentEvents;
+  const direct = readEventsOf(tx, rec.uid, config);
+  if (direct) return direct;
+  const recent = await lastEvents(tx.objectStore('events'), rec, config?.numRecentEvents ?? 0);
   const after = config?.afterTimestamp;
-  if (n === 0) return [];
-  if (n !== undefined) {
-    const recent = await lastEvents(store, rec, n);
-    return after === undefined ? recent : recent.filter((r) => r.timestamp >= after);
-  }
-  if (after !== undefined) {
-    const range = IDBKeyRange.bound([rec.uid, after], [rec.uid, Number.POSITIVE_INFINITY]);
-    return (await store.index('byTime').getAll(range)).sort(bySeq);
-  }
-  return store.getAll(IDBKeyRange.bound([rec.uid, 0], [rec.uid, Number.POSITIVE_INFINITY]));
+  return after === undefined ? recent : recent.filter((r) => r.timestamp >= after);
 }
 
 type TimeIndex = IDBPIndex<
@@ -76,6 +109,32 @@ const byTimeThenId =
     (a.lastUpdateTime - b.lastUpdateTime) * direction ||
     (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) ||
     (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0);
+
+/**
+ * The newest `take` sessions in one backward read of `take + 1` records. Every
+ * group of equal times but the last is then whole; when the page ends inside a
+ * group (the record after it has the same time) that group is read whole too,
+ * so its ties can be put in id order.
+ */
+async function newestPage(
+  reader: RecordsReader<SessionRecord>,
+  index: TimeIndex,
+  all: IDBKeyRange,
+  prefix: string[],
+  take: number,
+): Promise<SessionRecord[]> {
+  let records = (await wrap(reader.getAllRecords({ query: all, count: take + 1, direction: 'prev' }))).map(
+    (r) => r.value,
+  );
+  const last = records[take - 1];
+  const after = records[take];
+  if (last && after && last.lastUpdateTime === after.lastUpdateTime) {
+    const time = last.lastUpdateTime;
+    const group = await index.getAll(IDBKeyRange.bound([...prefix, time], [...prefix, time, []]));
+    records = [...records.filter((r) => r.lastUpdateTime !== time), ...group];
+  }
+  return records.sort(byTimeThenId(-1)).slice(0, take);
+}
 
 /**
  * One page of sessions under `prefix` (`[appName]` or `[appName, userId]`) of a
@@ -103,6 +162,8 @@ export async function readPage(
     if (!start) return [];
     return index.getAll(IDBKeyRange.bound(start.key, [...prefix, []]), take);
   }
+  const reader = offset === 0 ? recordsReader<SessionRecord>(unwrap(index)) : undefined;
+  if (reader) return newestPage(reader, index, all, prefix, take);
   // Descending: a reverse walk yields ties by id descending, so each group of equal
   // times is gathered whole and reordered. Find the time at the page's start and how
   // far into its group the page starts, then collect from the start of that group.

@@ -1,0 +1,74 @@
+/** The bench page: every contender in one page, driven by `bench/run.ts` through `window.bench`. */
+import type { BenchApi } from './api.js';
+import type { Contender, ContenderId } from './contender.js';
+import { DexieStore } from './contender-dexie.js';
+import { RawStore } from './contender-raw.js';
+import { StoreContender } from './contender-store.js';
+import { buildFixtures, checkSession, fixtureAddress, type Metrics, runWorkload } from './workloads.js';
+
+/** Contenders 1 and 2 share one database: they differ only in how they write. */
+const dbNames: Record<ContenderId, string> = {
+  'raw-one-tx': 'bench-raw',
+  'raw-tx-per-event': 'bench-raw',
+  dexie: 'bench-dexie',
+  'store-in-thread': 'bench-store-in-thread',
+  'store-worker': 'bench-store-worker',
+};
+
+async function openContender(id: ContenderId): Promise<Contender> {
+  switch (id) {
+    case 'raw-one-tx':
+    case 'raw-tx-per-event':
+      return RawStore.open(id, dbNames[id]);
+    case 'dexie': {
+      const store = new DexieStore(dbNames[id]);
+      await store.open();
+      return store;
+    }
+    case 'store-in-thread':
+      return StoreContender.inThread(dbNames[id]);
+    case 'store-worker':
+      return StoreContender.worker(dbNames[id]);
+  }
+}
+
+const opened = new Map<ContenderId, Promise<Contender>>();
+function contender(id: ContenderId): Promise<Contender> {
+  let c = opened.get(id);
+  if (!c) {
+    c = openContender(id);
+    opened.set(id, c);
+  }
+  return c;
+}
+
+const api: BenchApi = {
+  info: () => ({
+    userAgent: navigator.userAgent,
+    crossOriginIsolated: globalThis.crossOriginIsolated === true,
+    getAllRecords: typeof (IDBIndex.prototype as { getAllRecords?: unknown }).getAllRecords === 'function',
+  }),
+  setup: async (id, sizes) => buildFixtures(await contender(id), sizes),
+  measure: async (workload, id, sizes, rep) => runWorkload(workload, await contender(id), sizes, rep),
+  coldStart: async (id, sizes) => {
+    const started = performance.now();
+    const c = await openContender(id);
+    const metrics: Metrics = {};
+    if (c instanceof StoreContender && id === 'store-worker') {
+      // Only to split the figure: the read below would wait for the worker anyway.
+      await c.ready();
+      metrics.readyMs = performance.now() - started;
+    }
+    const data = await c.getSession(fixtureAddress('cold'));
+    const ms = performance.now() - started;
+    checkSession(id, 'cold', data, sizes.coldStartEvents, sizes.coldStartEvents);
+    await c.close();
+    metrics.ms = ms;
+    return metrics;
+  },
+  closeAll: async () => {
+    for (const c of opened.values()) await (await c).close();
+    opened.clear();
+  },
+};
+window.bench = api;

@@ -1,0 +1,193 @@
+/**
+ * What the benchmark runs: sizes (full and quick), the workloads, which
+ * contenders take part in each, and the figures reported. Shared by the page
+ * and the driver; no DOM, no Node.
+ */
+import type { ContenderId } from './contender.js';
+
+export interface Sizes {
+  /** Repetitions measured after the warm-up. */
+  repetitions: number;
+  warmup: boolean;
+  concurrentSessions: number;
+  concurrentEvents: number;
+  sequentialAppends: number;
+  pointReadEvents: number;
+  pointReads: number;
+  fullReadEvents: number;
+  fullReadRepeats: number;
+  recentSmallEvents: number;
+  recentLargeEvents: number;
+  recentWindow: number;
+  recentRepeats: number;
+  listingSmallSessions: number;
+  listingLargeSessions: number;
+  listingLimit: number;
+  listingRepeats: number;
+  coldStartEvents: number;
+  /** Idle time before each cold start, so the browser releases the database files. */
+  coldStartIdleMs: number;
+}
+
+export const FULL: Sizes = {
+  repetitions: 5,
+  warmup: true,
+  concurrentSessions: 100,
+  concurrentEvents: 100,
+  sequentialAppends: 1000,
+  pointReadEvents: 10,
+  pointReads: 200,
+  fullReadEvents: 10_000,
+  fullReadRepeats: 3,
+  recentSmallEvents: 1000,
+  recentLargeEvents: 100_000,
+  recentWindow: 50,
+  recentRepeats: 20,
+  listingSmallSessions: 1000,
+  listingLargeSessions: 10_000,
+  listingLimit: 50,
+  listingRepeats: 10,
+  coldStartEvents: 100,
+  coldStartIdleMs: 3000,
+};
+
+/** A smoke run: every path once, tiny sizes, no warm-up. Its figures mean nothing. */
+export const QUICK: Sizes = {
+  repetitions: 1,
+  warmup: false,
+  concurrentSessions: 4,
+  concurrentEvents: 5,
+  sequentialAppends: 10,
+  pointReadEvents: 3,
+  pointReads: 5,
+  fullReadEvents: 50,
+  fullReadRepeats: 1,
+  recentSmallEvents: 20,
+  recentLargeEvents: 200,
+  recentWindow: 5,
+  recentRepeats: 2,
+  listingSmallSessions: 10,
+  listingLargeSessions: 60,
+  listingLimit: 5,
+  listingRepeats: 2,
+  coldStartEvents: 5,
+  coldStartIdleMs: 0,
+};
+
+export type WorkloadId =
+  | 'concurrentAppend'
+  | 'concurrentAwaited'
+  | 'sequentialAppend'
+  | 'pointRead'
+  | 'fullRead'
+  | 'recentWindow1k'
+  | 'recentWindow100k'
+  | 'listing1k'
+  | 'listing10k'
+  | 'coldStart';
+
+export const CONTENDERS: readonly ContenderId[] = [
+  'raw-one-tx',
+  'raw-tx-per-event',
+  'dexie',
+  'store-in-thread',
+  'store-worker',
+];
+
+export const CONTENDER_LABELS: Record<ContenderId, string> = {
+  'raw-one-tx': '1 raw, one tx',
+  'raw-tx-per-event': '2 raw, tx/event',
+  dexie: '3 Dexie',
+  'store-in-thread': '4 store in-thread',
+  'store-worker': '5 store via worker',
+};
+
+/** Contender 2 differs from 1 only in how it writes: reads would run the same code twice. */
+const READERS: readonly ContenderId[] = ['raw-one-tx', 'dexie', 'store-in-thread', 'store-worker'];
+
+export const WORKLOADS: readonly { id: WorkloadId; contenders: readonly ContenderId[] }[] = [
+  { id: 'concurrentAppend', contenders: CONTENDERS },
+  { id: 'concurrentAwaited', contenders: CONTENDERS },
+  { id: 'sequentialAppend', contenders: CONTENDERS },
+  { id: 'pointRead', contenders: READERS },
+  { id: 'fullRead', contenders: READERS },
+  { id: 'recentWindow1k', contenders: READERS },
+  { id: 'recentWindow100k', contenders: READERS },
+  { id: 'listing1k', contenders: READERS },
+  { id: 'listing10k', contenders: READERS },
+  { id: 'coldStart', contenders: READERS },
+];
+
+/** One reported number: a metric of a workload, with a stable name for ratios. */
+export interface Figure {
+  name: string;
+  workload: WorkloadId;
+  metric: string;
+  label: (s: Sizes) => string;
+}
+
+const n = (x: number): string => x.toLocaleString('en-US');
+
+export const FIGURES: readonly Figure[] = [
+  {
+    name: 'concurrentAppend',
+    workload: 'concurrentAppend',
+    metric: 'ms',
+    label: (s) => `concurrent appends ${s.concurrentSessions}x${s.concurrentEvents}, all issued at once`,
+  },
+  {
+    name: 'concurrentAwaited',
+    workload: 'concurrentAwaited',
+    metric: 'ms',
+    label: (s) => `concurrent appends ${s.concurrentSessions}x${s.concurrentEvents}, each awaited (agents)`,
+  },
+  {
+    name: 'sequentialP50',
+    workload: 'sequentialAppend',
+    metric: 'p50',
+    label: (s) => `sequential append p50 (${n(s.sequentialAppends)} awaited)`,
+  },
+  {
+    name: 'sequentialP99',
+    workload: 'sequentialAppend',
+    metric: 'p99',
+    label: (s) => `sequential append p99 (${n(s.sequentialAppends)} awaited)`,
+  },
+  {
+    name: 'pointReadP50',
+    workload: 'pointRead',
+    metric: 'p50',
+    label: (s) => `getSession p50, ${s.pointReadEvents}-event session`,
+  },
+  { name: 'fullRead', workload: 'fullRead', metric: 'ms', label: (s) => `full read, ${n(s.fullReadEvents)} events` },
+  {
+    name: 'recentWindow1k',
+    workload: 'recentWindow1k',
+    metric: 'ms',
+    label: (s) => `recent ${s.recentWindow} of ${n(s.recentSmallEvents)} events`,
+  },
+  {
+    name: 'recentWindow100k',
+    workload: 'recentWindow100k',
+    metric: 'ms',
+    label: (s) => `recent ${s.recentWindow} of ${n(s.recentLargeEvents)} events`,
+  },
+  {
+    name: 'listing1k',
+    workload: 'listing1k',
+    metric: 'ms',
+    label: (s) => `list ${s.listingLimit} desc of ${n(s.listingSmallSessions)} sessions`,
+  },
+  {
+    name: 'listing10k',
+    workload: 'listing10k',
+    metric: 'ms',
+    label: (s) => `list ${s.listingLimit} desc of ${n(s.listingLargeSessions)} sessions`,
+  },
+  {
+    name: 'coldStart',
+    workload: 'coldStart',
+    metric: 'ms',
+    label: (s) => `cold start: open + read ${s.coldStartEvents}-event session`,
+  },
+];

@@ -1,0 +1,205 @@
+/**
+ * The benchmark driver's pure pieces: statistics, ratio names and target
+ * verdicts, the record generator and the SVG chart. The benchmark itself runs
+ * with `npm run bench` (its numbers are not asserted anywhere).
+ */
+import { describe, expect, it } from 'vitest';
+import { decadeLabel, renderChart } from '../../bench/chart.js';
+import { makeEvent, makeEvents, stateAfter } from '../../bench/events.js';
+import { FIGURES, FULL } from '../../bench/plan.js';
+import {
+  computeRatios,
+  dexieRatioName,
+  evaluateTargets,
+  type FigureTable,
+  formatMs,
+  formatTable,
+  summarizeFigures,
+} from '../../bench/report.js';
+import { median, percentile, summarize } from '../../bench/stats.js';
+
+describe('percentile', () => {
+  it('interpolates between the nearest ranks', () => {
+    expect(percentile([1, 2, 3, 4], 50)).toBe(2.5);
+    expect(percentile([10, 20], 25)).toBe(12.5);
+    const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(percentile(hundred, 99)).toBeCloseTo(99.01, 10);
+  });
+
+  it('gives the extremes at 0 and 100 and does not depend on input order', () => {
+    const values = [5, 1, 9, 3];
+    expect(percentile(values, 0)).toBe(1);
+    expect(percentile(values, 100)).toBe(9);
+    expect(median(values)).toBe(4);
+    expect(values).toEqual([5, 1, 9, 3]);
+  });
+
+  it('rejects no values and a rank outside 0..100', () => {
+    expect(() => percentile([], 50)).toThrow(RangeError);
+    expect(() => percentile([1], 101)).toThrow(RangeError);
+    expect(() => percentile([1], Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe('summarize', () => {
+  it('reports median, extremes and the spread relative to the median', () => {
+    const s = summarize([12, 10, 8, 11, 9]);
+    expect(s).toMatchObject({ median: 10, min: 8, max: 12, values: [12, 10, 8, 11, 9] });
+    expect(s.spread).toBeCloseTo(0.4, 10);
+  });
+
+  it('has no spread for a single repetition', () => {
+    expect(summarize([3]).spread).toBe(0);
+  });
+});
+
+/** Figures where each contender's median is given: `{ figure: { contender: ms } }`. */
+function table(medians: Record<string, Record<string, number>>): FigureTable {
+  const out: FigureTable = {};
+  for (const [figure, row] of Object.entries(medians)) {
+    out[figure] = Object.fromEntries(Object.entries(row).map(([c, ms]) => [c, summarize([ms])]));
+  }
+  return out;
+}
+
+describe('ratios', () => {
+  const figures = table({
+    concurrentAppend: { 'raw-one-tx': 100, 'raw-tx-per-event': 2000, dexie: 4000, 'store-worker': 150 },
+    sequentialP50: { 'raw-one-tx': 0.5, 'store-in-thread': 0.5, dexie: 2, 'store-worker': 1.2 },
+    pointReadP50: { 'store-in-thread': 0.2, 'store-worker': 0.5, dexie: 0.4 },
+    fullRead: { 'raw-one-tx': 40, dexie: 80, 'store-worker': 50 },
+    recentWindow1k: { 'store-worker': 1 },
+    recentWindow100k: { 'store-worker': 1.2 },
+    listing1k: { 'store-worker': 2 },
+    listing10k: { 'store-worker': 5 },
+  });
+  const ratios = computeRatios(figures);
+
+  it('names each ratio of the issue and divides the product by the reference', () => {
+    expect(ratios).toMatchObject({
+      concurrentAppendVsLimit: 1.5,
+      concurrentAppendVsNaive: 0.075,
+      sequentialP50VsRawTx: 2.4,
+      appendWorkerVsInThread: 2.4,
+      fullReadVsGetAll: 1.25,
+      listing10kMs: 5,
+      listingGrowth: 2.5,
+      recentWindow100kMs: 1.2,
+      getSessionWorkerVsInThread: 2.5,
+    });
+    expect(ratios.recentWindowGrowth).toBeCloseTo(1.2, 10);
+    expect(ratios.fullReadVsDexie).toBe(50 / 80);
+    expect(ratios.pointReadP50VsDexie).toBe(1.25);
+  });
+
+  it('names a ratio against Dexie after its figure', () => {
+    expect(dexieRatioName('fullRead')).toBe('fullReadVsDexie');
+    expect(FIGURES.map((f) => dexieRatioName(f.name))).toContain('concurrentAppendVsDexie');
+  });
+
+  it('leaves out a ratio whose figures were not measured', () => {
+    expect(ratios).not.toHaveProperty('coldStartVsDexie');
+    expect(ratios).not.toHaveProperty('listing10kVsDexie');
+  });
+});
+
+describe('targets', () => {
+  const verdict = (ratios: Record<string, number>, name: string) =>
+    evaluateTargets(ratios).find((t) => t.ratio === name);
+
+  it('meets a "within" target at its limit and misses it above', () => {
+    expect(verdict({ concurrentAppendVsLimit: 2 }, 'concurrentAppendVsLimit')?.met).toBe(true);
+    expect(verdict({ concurrentAppendVsLimit: 2.01 }, 'concurrentAppendVsLimit')?.met).toBe(false);
+    expect(verdict({ concurrentAppendVsNaive: 0.25 }, 'concurrentAppendVsNaive')?.met).toBe(false);
+  });
+
+  it('needs "under" and "faster than" targets strictly below their limit', () => {
+    expect(verdict({ listing10kMs: 20 }, 'listing10kMs')?.met).toBe(false);
+    expect(verdict({ listing10kMs: 19.9 }, 'listing10kMs')?.met).toBe(true);
+    expect(verdict({ fullReadVsDexie: 1 }, 'fullReadVsDexie')?.met).toBe(false);
+  });
+
+  it('reports an unmeasured target as missed, with no figure', () => {
+    expect(verdict({}, 'fullReadVsGetAll')).toMatchObject({ met: false, measured: null });
+  });
+
+  it('covers every figure against Dexie', () => {
+    const names = evaluateTargets({}).map((t) => t.ratio);
+    for (const f of FIGURES) expect(names).toContain(`${f.name}VsDexie`);
+  });
+});
+
+describe('report table', () => {
+  it('shows medians with their spread, and a dash where a contender did not run', () => {
+    const figures = summarizeFigures({ fullRead: { 'raw-one-tx': { ms: [40, 44, 36] } } });
+    const text = formatTable(figures, FULL);
+    const row = text.split('\n').find((line) => line.startsWith('full read, 10,000 events'));
+    expect(row).toContain('40.0 ±20%');
+    expect(row).toContain('—');
+  });
+
+  it('formats milliseconds to about three significant digits', () => {
+    expect([formatMs(1234.5), formatMs(12.345), formatMs(1.2345), formatMs(0.12345)]).toEqual([
+      '1235',
+      '12.3',
+      '1.23',
+      '0.123',
+    ]);
+  });
+});
+
+describe('record generator', () => {
+  it('makes events of about 500 bytes of JSON, the same on every call', () => {
+    for (const [s, seq] of [
+      [0, 0],
+      [99, 99],
+      [3, 99_999],
+    ] as const) {
+      const size = JSON.stringify(makeEvent(s, seq, 1_700_000_000_000)).length;
+      expect(size).toBeGreaterThan(450);
+      expect(size).toBeLessThan(560);
+    }
+    expect(makeEvent(7, 3, 0)).toEqual(makeEvent(7, 3, 0));
+    expect(makeEvent(7, 3, 0).content).not.toEqual(makeEvent(7, 4, 0).content);
+  });
+
+  it('gives the state that applying every delta in order gives', () => {
+    const applied: Record<string, unknown> = {};
+    for (const e of makeEvents(4, 0, 37, 10)) Object.assign(applied, e.actions?.stateDelta);
+    expect(stateAfter(4, 37, 10)).toEqual(applied);
+  });
+});
+
+describe('chart', () => {
+  const series = [
+    { id: 'a', label: 'A', color: '#111' },
+    { id: 'b', label: 'B & <co>', color: '#222' },
+  ];
+  const svg = renderChart('t', series, [
+    { label: 'fast <read>', values: { a: 0.5, b: 5 } },
+    { label: 'slow', values: { a: 500 } },
+  ]);
+  const bars = [...svg.matchAll(/<rect x="(\d+)" y="[\d.]+" width="([\d.]+)" height="9"/g)].map((m) => Number(m[2]));
+
+  it('draws one bar per measured value, longer for slower, on a log scale', () => {
+    expect(bars).toHaveLength(3);
+    const [fast, slower, slowest] = bars as [number, number, number];
+    expect(slower).toBeGreaterThan(fast);
+    expect(slowest).toBeGreaterThan(slower);
+    // 0.5 -> 5 -> 500 ms: one decade, then two: equal steps per decade.
+    expect(slowest - slower).toBeCloseTo(2 * (slower - fast), 0);
+  });
+
+  it('labels decades in ms below a second and in s above', () => {
+    expect([-2, -1, 0, 2, 3, 5].map(decadeLabel)).toEqual(['0.01 ms', '0.1 ms', '1 ms', '100 ms', '1 s', '100 s']);
+  });
+
+  it('escapes every label and keeps its elements balanced', () => {
+    expect(svg).toContain('fast &#60;read&#62;');
+    expect(svg).toContain('B &#38; &#60;co&#62;');
+    expect(svg).not.toContain('<read>');
+    expect(svg.match(/<text/g)?.length).toBe(svg.match(/<\/text>/g)?.length);
+    expect(svg.trim().startsWith('<svg')).toBe(true);
+    expect(svg.trim().endsWith('</svg>')).toBe(true);
+  });
+});
