@@ -38,7 +38,7 @@ export const FULL: Sizes = {
   pointReadEvents: 10,
   pointReads: 200,
   fullReadEvents: 10_000,
-  fullReadRepeats: 3,
+  fullReadRepeats: 5,
   recentSmallEvents: 1000,
   recentLargeEvents: 100_000,
   recentWindow: 50,
