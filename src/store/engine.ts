@@ -542,16 +542,22 @@ async function removeSession(
   tx.objectStore('events')
     .delete(IDBKeyRange.bound([record.uid, 0], [record.uid, Number.POSITIVE_INFINITY]))
     .catch(() => {});
-  if (app)
-    tx.objectStore('appState')
-      .put({ ...app, sessionCount: Math.max(0, app.sessionCount - 1) })
-      .catch(() => {});
-  if (user)
-    tx.objectStore('userState')
-      .put({ ...user, sessionCount: Math.max(0, user.sessionCount - 1) })
-      .catch(() => {});
+  lowerCounts(tx.objectStore('appState'), tx.objectStore('userState'), app, user);
   await tx.done;
   return true;
+}
+
+type Putter<T> = { put(value: T): Promise<unknown> };
+
+/** Writes `app` and `user` back with one session fewer; settled through their transaction. */
+function lowerCounts(
+  apps: Putter<AppRecord>,
+  users: Putter<UserRecord>,
+  app: AppRecord | undefined,
+  user: UserRecord | undefined,
+): void {
+  if (app) apps.put({ ...app, sessionCount: Math.max(0, app.sessionCount - 1) }).catch(() => {});
+  if (user) users.put({ ...user, sessionCount: Math.max(0, user.sessionCount - 1) }).catch(() => {});
 }
 
 /** Lowers the app's and user's session counts by one (a deletion made without them). */
@@ -561,13 +567,6 @@ async function decrementCounts(db: IDBPDatabase<StoreSchema>, appName: string, u
     tx.objectStore('appState').get(appName),
     tx.objectStore('userState').get([appName, userId]),
   ]);
-  if (app)
-    tx.objectStore('appState')
-      .put({ ...app, sessionCount: Math.max(0, app.sessionCount - 1) })
-      .catch(() => {});
-  if (user)
-    tx.objectStore('userState')
-      .put({ ...user, sessionCount: Math.max(0, user.sessionCount - 1) })
-      .catch(() => {});
+  lowerCounts(tx.objectStore('appState'), tx.objectStore('userState'), app, user);
   await tx.done;
 }
