@@ -1,5 +1,6 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
+import { relativeWorkerUrls } from './scripts/vite/relative-worker-urls.js';
 import { reliabilityCommands } from './test/browser/reliability/commands.js';
 
 /** Flags for the system Chromium on a machine whose network reaches only package registries. */
@@ -16,10 +17,13 @@ export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * `vite build --mode lib`: the library, as published. ES modules for the main entry and the `adk`
- * subpath, their dependencies left to the app's bundler; the worker entries, reached through
- * `new URL(..., import.meta.url)`, become self-contained chunks beside them.
+ * subpath, their dependencies left to the app's bundler. The worker entry becomes one
+ * self-contained file, dist/worker/store.js, that the entry starts with the literal
+ * `new Worker(new URL('./worker/store.js', import.meta.url))` app bundlers follow.
  */
 const library = defineConfig({
+  base: './',
+  plugins: [relativeWorkerUrls()],
   build: {
     outDir: 'dist',
     emptyOutDir: false,
@@ -28,7 +32,7 @@ const library = defineConfig({
     lib: { entry: { index: 'src/index.ts', adk: 'src/adk/index.ts' }, formats: ['es'] },
     rollupOptions: { external: [/^comlink(\/|$)/, /^idb(\/|$)/, /^zod(\/|$)/, /^@google\/adk(\/|$)/] },
   },
-  worker: { format: 'es' },
+  worker: { format: 'es', rollupOptions: { output: { entryFileNames: 'worker/[name].js' } } },
 });
 
 /**
@@ -84,6 +88,19 @@ const app = defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // Each file drives its own Chromium; one at a time keeps a 2-core machine responsive.
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The packed tarball installed into a fresh app; needs the library built first (npm test does).
+          name: 'package',
+          include: ['test/package/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/package/setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
           fileParallelism: false,
         },
       },

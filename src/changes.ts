@@ -47,7 +47,7 @@ export class ChangeFeed {
 
   private listen(): void {
     if (this.channel || this.closed || this.dbName === undefined || typeof BroadcastChannel === 'undefined') return;
-    this.channel = new BroadcastChannel(channelName(this.dbName));
+    this.channel = unref(new BroadcastChannel(channelName(this.dbName)));
     this.channel.onmessage = (event: MessageEvent<StoreChange>) => this.deliver(event.data);
   }
 
@@ -99,7 +99,7 @@ export class ChangePublisher {
 
   publish(change: StoreChange): void {
     if (typeof BroadcastChannel === 'undefined') return;
-    this.channel ??= new BroadcastChannel(channelName(this.dbName));
+    this.channel ??= unref(new BroadcastChannel(channelName(this.dbName)));
     this.channel.postMessage(change);
   }
 
@@ -107,4 +107,13 @@ export class ChangePublisher {
     this.channel?.close();
     this.channel = undefined;
   }
+}
+
+/**
+ * In Node an open BroadcastChannel keeps the process alive; the store's channels
+ * must not (a script that never calls `close()`, as ADK code never does, has to exit).
+ */
+function unref(channel: BroadcastChannel): BroadcastChannel {
+  (channel as BroadcastChannel & { unref?: () => void }).unref?.();
+  return channel;
 }

@@ -18,6 +18,8 @@ export interface ConnectOptions {
   timeoutMs?: number;
   /** Terminate a `Worker` target when the client closes (set by `openSessionStore`). */
   ownsWorker?: boolean;
+  /** The worker script's URL: named, with the likely cause and fix, if the worker fails to start. */
+  workerUrl?: string | URL;
 }
 
 export type ConnectTarget = Worker | SharedWorker | MessagePort;
@@ -90,6 +92,7 @@ export function connectSessionStore(target: ConnectTarget, options: ConnectOptio
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       closeStoreOnClose: options.ownsWorker === true,
       ...(onReleased ? { onReleased } : {}),
+      ...(options.workerUrl !== undefined ? { workerUrl: String(options.workerUrl) } : {}),
     },
     watch,
   );

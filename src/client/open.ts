@@ -2,6 +2,7 @@
  * One call to get a store in an app, in the mode that suits it.
  */
 import type { ChangeFilter, ChangeListener } from '../changes.js';
+import { InvalidInputError } from '../errors.js';
 import type { SessionFront } from '../front.js';
 import { IndexedDbSessionService } from '../store/indexeddb-session-service.js';
 import type { Durability, SessionCatalog, SessionService } from '../types.js';
@@ -22,6 +23,14 @@ export interface OpenSessionStoreOptions {
   durability?: Durability;
   /** Per-call timeout through a worker, in ms. None by default. */
   timeoutMs?: number;
+  /**
+   * Where the store's worker comes from, for set-ups whose bundler does not follow
+   * `new Worker(new URL(..., import.meta.url))`: the URL of a served copy of
+   * `idb-adk-sessions/dist/worker/store.js` (started in the chosen mode), or a
+   * `Worker` / `SharedWorker` you started on it yourself (the mode follows it; a
+   * `Worker` is terminated by `close()`).
+   */
+  worker?: string | URL | Worker | SharedWorker;
 }
 
 /** What `openSessionStore` returns, whatever the mode. */
@@ -33,15 +42,52 @@ export interface SessionStore
   subscribe(filter: ChangeFilter, listener: ChangeListener): () => void;
 }
 
-function resolveMode(mode: StoreMode): Exclude<StoreMode, 'auto'> {
+type WorkerMode = 'shared' | 'dedicated';
+
+function resolveMode(mode: StoreMode, worker: OpenSessionStoreOptions['worker']): Exclude<StoreMode, 'auto'> {
+  const given: WorkerMode | undefined =
+    typeof SharedWorker !== 'undefined' && worker instanceof SharedWorker
+      ? 'shared'
+      : typeof Worker !== 'undefined' && worker instanceof Worker
+        ? 'dedicated'
+        : undefined;
+  if (given && mode !== 'auto' && mode !== given) {
+    throw new InvalidInputError(
+      `openSessionStore: mode "${mode}" does not fit the ${given} worker passed as \`worker\``,
+    );
+  }
+  if (given) return given;
+  if (worker !== undefined && mode === 'in-thread') {
+    throw new InvalidInputError('openSessionStore: mode "in-thread" runs no worker; leave out `worker`');
+  }
   if (mode !== 'auto') return mode;
   if (typeof SharedWorker !== 'undefined') return 'shared';
   if (typeof Worker !== 'undefined') return 'dedicated';
   return 'in-thread';
 }
 
+/**
+ * The bundled worker, written as the literal pattern app bundlers (Vite, webpack 5,
+ * Rollup with an assets plugin) detect, emit and rewrite: do not wrap the URL.
+ */
+function startBundledWorker(mode: WorkerMode): Worker | SharedWorker {
+  return mode === 'shared'
+    ? new SharedWorker(new URL('../../worker/store.ts', import.meta.url), { type: 'module', name: 'idb-adk-sessions' })
+    : new Worker(new URL('../../worker/store.ts', import.meta.url), { type: 'module' });
+}
+
+function startWorker(mode: WorkerMode, worker: OpenSessionStoreOptions['worker']): Worker | SharedWorker {
+  if (worker === undefined) return startBundledWorker(mode);
+  if (typeof worker === 'string' || worker instanceof URL) {
+    return mode === 'shared'
+      ? new SharedWorker(worker, { type: 'module', name: 'idb-adk-sessions' })
+      : new Worker(worker, { type: 'module' });
+  }
+  return worker;
+}
+
 export function openSessionStore(options: OpenSessionStoreOptions = {}): SessionStore {
-  const mode = resolveMode(options.mode ?? 'auto');
+  const mode = resolveMode(options.mode ?? 'auto', options.worker);
   const { dbName, durability, timeoutMs } = options;
   if (mode === 'in-thread') {
     const service = new IndexedDbSessionService({
@@ -50,23 +96,14 @@ export function openSessionStore(options: OpenSessionStoreOptions = {}): Session
     });
     return Object.assign(service, { mode });
   }
+  const worker = startWorker(mode, options.worker);
+  const url = typeof options.worker === 'string' || options.worker instanceof URL ? options.worker : undefined;
   const connect: ConnectOptions = {
     ...(dbName !== undefined ? { dbName } : {}),
     ...(durability !== undefined ? { durability } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(url !== undefined ? { workerUrl: url } : {}),
+    ownsWorker: mode === 'dedicated',
   };
-  const client =
-    mode === 'shared'
-      ? connectSessionStore(
-          new SharedWorker(new URL('../../worker/shared.ts', import.meta.url), {
-            type: 'module',
-            name: 'idb-adk-sessions',
-          }),
-          connect,
-        )
-      : connectSessionStore(new Worker(new URL('../../worker/dedicated.ts', import.meta.url), { type: 'module' }), {
-          ...connect,
-          ownsWorker: true,
-        });
-  return Object.assign(client, { mode });
+  return Object.assign(connectSessionStore(worker, connect), { mode });
 }

@@ -18,6 +18,7 @@ import type {
   ListUsersRequest,
   UserStateRequest,
 } from '../types.js';
+import { describeStartFailure } from './start-failure.js';
 
 export interface RemoteOptions {
   dbName?: string;
@@ -26,6 +27,8 @@ export interface RemoteOptions {
   closeStoreOnClose?: boolean;
   /** Runs after the connection is released: terminate an owned worker, close a port. */
   onReleased?: () => void;
+  /** The worker script's URL, when known: named (and probed) if the worker fails to start. */
+  workerUrl?: string;
 }
 
 type Watchable = Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
@@ -55,8 +58,7 @@ export class RemoteBackend implements Backend {
         'error',
         (event) => {
           // After hello, errors inside the worker are answered per call; before it, the worker never started.
-          if (!greeted)
-            this.die(`the store worker failed to start: ${(event as ErrorEvent).message ?? 'unknown error'}`);
+          if (!greeted) void describeStartFailure(event, options.workerUrl).then((message) => this.die(message));
         },
         { signal },
       );

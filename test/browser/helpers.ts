@@ -19,13 +19,13 @@ export function dedicatedClient(
   client: SessionStoreClient;
   worker: Worker;
 } {
-  const worker = new Worker(new URL('../../worker/dedicated.ts', import.meta.url), { type: 'module' });
+  const worker = new Worker(new URL('../../worker/store.ts', import.meta.url), { type: 'module' });
   return { client: connectSessionStore(worker, { dbName, ownsWorker: true, ...options }), worker };
 }
 
 /** A client over the origin's SharedWorker. */
 export function sharedClient(dbName: string): SessionStoreClient {
-  const worker = new SharedWorker(new URL('../../worker/shared.ts', import.meta.url), {
+  const worker = new SharedWorker(new URL('../../worker/store.ts', import.meta.url), {
     type: 'module',
     name: 'idb-adk-sessions-test',
   });

@@ -1,0 +1,53 @@
+// A consumer app as a user writes it: the package's public entry, nothing else.
+// The test drives it through `window.consumer`.
+import { openSessionStore } from 'idb-adk-sessions';
+
+const key = { appName: 'consumer', userId: 'u1' };
+
+async function write(mode, sessionId) {
+  const store = openSessionStore({ dbName: 'consumer-app', mode });
+  try {
+    const session = await store.getOrCreateSession({ ...key, sessionId });
+    await store.appendEvent({
+      session,
+      event: {
+        id: `e-${session.events.length}`,
+        invocationId: 'i1',
+        author: 'user',
+        timestamp: Date.now(),
+        content: { role: 'user', parts: [{ text: `hello from ${mode}` }] },
+        actions: { stateDelta: { mode, 'user:seen': true } },
+      },
+    });
+    return { mode: store.mode };
+  } finally {
+    await store.close();
+  }
+}
+
+async function read(mode, sessionId) {
+  const store = openSessionStore({ dbName: 'consumer-app', mode });
+  try {
+    const session = await store.getSession({ ...key, sessionId });
+    return {
+      mode: store.mode,
+      texts: session?.events.map((e) => e.content?.parts?.[0]?.text) ?? null,
+      state: session?.state ?? null,
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+async function brokenWorker(url) {
+  const store = openSessionStore({ dbName: 'consumer-app', mode: 'dedicated', worker: url });
+  try {
+    await store.listApps();
+    return 'no error';
+  } catch (error) {
+    return `${error.name}: ${error.message}`;
+  }
+}
+
+window.consumer = { write, read, brokenWorker };
+document.body.dataset.ready = 'true';

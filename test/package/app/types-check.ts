@@ -1,0 +1,20 @@
+// Compiled by the package test under moduleResolution "bundler" and "node16": the
+// published declarations must resolve and type a user's ordinary calls.
+
+import {
+  IndexedDbSessionService,
+  openSessionStore,
+  type Session,
+  type SessionStore,
+  StaleSessionError,
+} from 'idb-adk-sessions';
+import { AdkSessionService } from 'idb-adk-sessions/adk';
+
+const store: SessionStore = openSessionStore({ dbName: 'typed', mode: 'dedicated', worker: '/store-worker.js' });
+const inThread = new IndexedDbSessionService({ dbName: 'typed' });
+export async function typed(): Promise<number> {
+  const session: Session = await store.getOrCreateSession({ appName: 'a', userId: 'u' });
+  const adk = new AdkSessionService(inThread);
+  const again = await adk.getSession({ appName: 'a', userId: 'u', sessionId: session.id });
+  return (again?.events.length ?? 0) + (new StaleSessionError('x') instanceof Error ? 1 : 0);
+}

@@ -1,0 +1,92 @@
+/**
+ * The installed package in a browser, built by each bundler its users use: every
+ * mode writes, the page reloads, and the data is read back. Fails if a bundler
+ * cannot find or start the store's worker.
+ */
+import { type Browser, chromium, type Page } from 'playwright';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { chromiumArgs, chromiumPath } from '../../vite.config.js';
+import { type Served, setups } from './setups.js';
+
+const app = inject('consumerDir');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+declare global {
+  interface Window {
+    consumer: {
+      write(mode: string, sessionId: string): Promise<{ mode: string }>;
+      read(mode: string, sessionId: string): Promise<{ mode: string; texts: string[] | null; state: unknown }>;
+      brokenWorker(url: string): Promise<string>;
+    };
+  }
+}
+
+async function open(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForFunction(() => window.consumer !== undefined, undefined, { timeout: 30_000 });
+}
+
+const expectedMode = { auto: 'shared', shared: 'shared', dedicated: 'dedicated', 'in-thread': 'in-thread' } as const;
+
+describe.each(Object.keys(setups))('%s', (name) => {
+  let served: Served;
+  beforeAll(async () => {
+    served = await (setups[name] as (app: string) => Promise<Served>)(app);
+  }, 120_000);
+  afterAll(async () => {
+    await served?.close();
+  });
+
+  it('every mode writes, survives a reload and reads back', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const failed: string[] = [];
+      page.on('response', (r) => {
+        if (r.status() >= 400 && !r.url().endsWith('favicon.ico')) failed.push(`${r.status()} ${r.url()}`);
+      });
+      await open(page, served.url);
+      for (const [mode, actual] of Object.entries(expectedMode)) {
+        expect(await page.evaluate((m) => window.consumer.write(m, `s-${m}`), mode)).toEqual({ mode: actual });
+      }
+      await page.reload();
+      await open(page, served.url);
+      for (const [mode, actual] of Object.entries(expectedMode)) {
+        expect(await page.evaluate((m) => window.consumer.read(m, `s-${m}`), mode)).toEqual({
+          mode: actual,
+          texts: [`hello from ${mode}`],
+          state: { mode, 'user:seen': true },
+        });
+      }
+      expect(failed).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('a worker that cannot start', () => {
+  it('names the URL, the cause and the fix', async () => {
+    const served = await setups['vite build']?.(app);
+    if (!served) throw new Error('no vite build setup');
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await open(page, served.url);
+      const message = await page.evaluate(() => window.consumer.brokenWorker('/missing/store.js'));
+      expect(message).toMatch(/^StoreClosedError: the store worker at \/missing\/store\.js failed to start: /);
+      expect(message).toMatch(/answered 404|served as "text\/html"/);
+      expect(message).toContain('openSessionStore({ worker: url })');
+    } finally {
+      await context.close();
+      await served.close();
+    }
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * The packed tarball as npm, Node and TypeScript see it: what it holds, what
+ * publint and Are-the-types-wrong say of it, a Node script that uses it, and a
+ * user's file type-checked under both module resolutions people use.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { publint } from 'publint';
+import { describe, expect, inject, it } from 'vitest';
+
+const app = inject('consumerDir');
+const tarball = inject('tarball');
+const bin = (name: string) => path.resolve('node_modules/.bin', name);
+
+describe('the tarball', () => {
+  it('holds the library only: entries, the worker, declarations, package.json and README', () => {
+    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .map((f) => f.replace(/^package\//, ''));
+    expect(files.filter((f) => !/^dist\/types\/(src|worker)\/.+\.d\.ts$/.test(f)).sort()).toEqual([
+      'README.md',
+      'dist/adk.js',
+      'dist/adk.js.map',
+      'dist/index.js',
+      'dist/index.js.map',
+      'dist/worker/store.js',
+      'dist/worker/store.js.map',
+      'package.json',
+    ]);
+  });
+
+  it('passes publint with no errors or warnings', async () => {
+    const { messages } = await publint({ pkgDir: path.join(app, 'node_modules/idb-adk-sessions'), level: 'warning' });
+    expect(messages).toEqual([]);
+  });
+
+  it('passes Are-the-types-wrong for an ES-module-only package', () => {
+    const run = spawnSync(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii'], { encoding: 'utf8' });
+    expect(run.stdout + run.stderr).not.toMatch(/❌|Error/);
+    expect(run.status).toBe(0);
+  });
+});
+
+describe('in Node', () => {
+  it('a script that never calls close() exits on its own', () => {
+    const run = spawnSync(process.execPath, ['node-consumer.mjs'], { cwd: app, encoding: 'utf8', timeout: 30_000 });
+    expect(run.error).toBeUndefined();
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim()).toBe('{"step":1}');
+    expect(run.status).toBe(0);
+  });
+});
+
+describe.each(['bundler', 'node16'])('TypeScript, moduleResolution %s', (resolution) => {
+  it('resolves and types the main entry and the /adk subpath', () => {
+    const config = path.join(app, `tsconfig.${resolution}.json`);
+    writeFileSync(
+      config,
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: resolution === 'bundler' ? 'ESNext' : 'Node16',
+          moduleResolution: resolution,
+          lib: ['ES2023', 'DOM'],
+          strict: true,
+          noEmit: true,
+          // ADK's own declarations need skipLibCheck (they name optional peers it does not install).
+          skipLibCheck: true,
+          types: [],
+        },
+        files: ['types-check.ts'],
+      }),
+    );
+    const run = spawnSync(bin('tsc'), ['-p', config], { encoding: 'utf8' });
+    expect(run.stdout + run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * The consumer app (app/main.js) built and served the way each kind of user does
+ * it. Each setup returns the page's URL and how to stop its server. What a setup
+ * does beyond its bundler's defaults is exactly what the README's "Use it" asks of
+ * that bundler's users.
+ */
+import { cpSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
+import { importMetaAssets } from '@web/rollup-plugin-import-meta-assets';
+import { build as esbuild } from 'esbuild';
+import { rollup } from 'rollup';
+import { createServer, preview, build as viteBuild } from 'vite';
+import webpack from 'webpack';
+
+export interface Served {
+  url: string;
+  close(): Promise<void>;
+}
+
+const html = (script: string, extraHead = '') =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>consumer</title>${extraHead}</head><body><script ${script}></script></body></html>`;
+
+/** Serves a folder as a plain static server would (Vite's preview, no transforms). */
+async function serveStatic(dir: string): Promise<Served> {
+  const server = await preview({
+    root: dir,
+    configFile: false,
+    logLevel: 'silent',
+    build: { outDir: dir },
+    preview: { host: '127.0.0.1', port: 0 },
+  });
+  return { url: server.resolvedUrls?.local[0] ?? '', close: () => server.close() };
+}
+
+export const setups: Record<string, (app: string) => Promise<Served>> = {
+  async 'vite dev'(app) {
+    const server = await createServer({
+      root: app,
+      configFile: false,
+      logLevel: 'silent',
+      cacheDir: path.join(app, 'node_modules/.vite-dev'),
+      server: { host: '127.0.0.1', port: 0 },
+    });
+    await server.listen();
+    return { url: server.resolvedUrls?.local[0] ?? '', close: () => server.close() };
+  },
+
+  async 'vite build'(app) {
+    const outDir = path.join(app, 'out-vite');
+    await viteBuild({ root: app, configFile: false, logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+    return serveStatic(outDir);
+  },
+
+  async 'webpack 5'(app) {
+    const outDir = path.join(app, 'out-webpack');
+    await new Promise<void>((resolve, reject) =>
+      webpack(
+        {
+          mode: 'production',
+          context: app,
+          entry: './main.js',
+          output: { path: outDir, filename: 'main.js', clean: true },
+          performance: { hints: false },
+        },
+        (error, stats) =>
+          error || stats?.hasErrors() ? reject(error ?? new Error(stats?.toString('errors-only'))) : resolve(),
+      ),
+    );
+    writeFileSync(path.join(outDir, 'index.html'), html('src="./main.js"'));
+    return serveStatic(outDir);
+  },
+
+  async 'rollup + import-meta-assets'(app) {
+    const outDir = path.join(app, 'out-rollup');
+    const bundle = await rollup({
+      input: path.join(app, 'main.js'),
+      plugins: [nodeResolve({ browser: true }), importMetaAssets()],
+      onwarn: () => {},
+    });
+    await bundle.write({ dir: outDir, format: 'es' });
+    await bundle.close();
+    writeFileSync(path.join(outDir, 'index.html'), html('type="module" src="./main.js"'));
+    return serveStatic(outDir);
+  },
+
+  async 'esbuild + copied worker'(app) {
+    const outDir = path.join(app, 'out-esbuild');
+    await esbuild({
+      absWorkingDir: app,
+      entryPoints: ['main.js'],
+      bundle: true,
+      format: 'esm',
+      outdir: outDir,
+      logLevel: 'silent',
+    });
+    // esbuild leaves `new URL('./worker/store.js', import.meta.url)` as it is: the worker goes beside the bundle.
+    cpSync(path.join(app, 'node_modules/idb-adk-sessions/dist/worker'), path.join(outDir, 'worker'), {
+      recursive: true,
+    });
+    writeFileSync(path.join(outDir, 'index.html'), html('type="module" src="./main.js"'));
+    return serveStatic(outDir);
+  },
+
+  async 'no bundler (import map)'(app) {
+    const importMap = {
+      imports: {
+        'idb-adk-sessions': './node_modules/idb-adk-sessions/dist/index.js',
+        comlink: './node_modules/comlink/dist/esm/comlink.mjs',
+        idb: './node_modules/idb/build/index.js',
+        zod: './node_modules/zod/index.js',
+      },
+    };
+    writeFileSync(
+      path.join(app, 'static.html'),
+      html('type="module" src="./main.js"', `<script type="importmap">${JSON.stringify(importMap)}</script>`),
+    );
+    const served = await serveStatic(app);
+    return { url: new URL('static.html', served.url).href, close: served.close };
+  },
+};
