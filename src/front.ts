@@ -11,7 +11,7 @@ import type { AppendBatch, Backend, ImportOutcome, LoadedSession, SessionRef } f
 import {
   appendEventRequestSchema,
   appStateRequestSchema,
-  createSessionRequestSchema,
+  EVENT_JSON,
   getSessionRequestSchema,
   listSessionKeysRequestSchema,
   listSessionsRequestSchema,
@@ -20,6 +20,8 @@ import {
   sessionKeySchema,
   userStateRequestSchema,
   validate,
+  validateCreate,
+  withJsonField,
 } from './schema.js';
 import { applyDelta, hasTempKeys, withoutTemp } from './state.js';
 import { prepareImport, type SessionImportOptions } from './transfer/prepare.js';
@@ -47,6 +49,8 @@ import type {
 interface QueuedAppend {
   session: Session;
   event: Event;
+  /** What the store keeps of `event`: its JSON form. */
+  stored: Event;
   /** The delta as given, `temp:` keys included: the session object sees them. */
   delta: Record<string, unknown> | undefined;
   durability: Durability | undefined;
@@ -78,7 +82,7 @@ export class SessionFront implements SessionService, SessionCatalog {
   }
 
   async createSession(request: CreateSessionRequest): Promise<Session> {
-    return this.adopt(await this.backend.createSession(validate('createSession', createSessionRequestSchema, request)));
+    return this.adopt(await this.backend.createSession(validateCreate('createSession', request)));
   }
 
   async getSession(request: GetSessionRequest): Promise<Session | undefined> {
@@ -87,7 +91,7 @@ export class SessionFront implements SessionService, SessionCatalog {
   }
 
   async getOrCreateSession(request: CreateSessionRequest): Promise<Session> {
-    const valid = validate('getOrCreateSession', createSessionRequestSchema, request);
+    const valid = validateCreate('getOrCreateSession', request);
     if (valid.sessionId === undefined) return this.createSession(valid);
     const key = {
       appName: valid.appName,
@@ -126,24 +130,27 @@ export class SessionFront implements SessionService, SessionCatalog {
    */
   appendEvent(request: AppendEventRequest): Promise<Event> {
     let durability: Durability | undefined;
+    // What the store keeps of the event: its JSON form, checked as such. The session object gets the caller's event.
+    const checked = withJsonField(request, 'event', EVENT_JSON);
     try {
-      durability = validate('appendEvent', appendEventRequestSchema, request).durability;
+      durability = validate('appendEvent', appendEventRequestSchema, checked).durability;
     } catch (error) {
       return Promise.reject(error);
     }
     const { session, event } = request;
+    const stored = checked.event;
     if (event.partial) return Promise.resolve(event);
+    // As ADK does: the event keeps no `temp:` keys; the session object still sees them.
     const delta = event.actions?.stateDelta;
-    if (delta && hasTempKeys(delta) && event.actions) {
-      // As ADK does: the event keeps no `temp:` keys; the session object still sees them.
-      event.actions.stateDelta = withoutTemp(delta);
-    }
+    stripTemp(event);
+    if (stored !== event) stripTemp(stored);
     // JSON, not a separator join: ids may contain any character, and two sessions must never share a queue.
     const key = JSON.stringify([session.appName, session.userId, session.id]);
     return new Promise((resolve, reject) => {
       const item: QueuedAppend = {
         session,
         event,
+        stored,
         delta,
         durability,
         resolve,
@@ -188,7 +195,7 @@ export class SessionFront implements SessionService, SessionCatalog {
       sessionId: session.id,
       ref: this.refs.get(session) ?? null,
       lastUpdateTime: session.lastUpdateTime,
-      events: run.map((item) => item.event),
+      events: run.map((item) => item.stored),
       ...(durability ? { durability } : {}),
     };
     let outcome: Awaited<ReturnType<Backend['appendEvents']>>;
@@ -270,4 +277,9 @@ function applyToSession(session: Session, event: Event, delta: Record<string, un
   if (at >= 0) session.events[at] = event;
   else session.events.push(event);
   if (delta) applyDelta(session.state, delta);
+}
+
+function stripTemp(event: Event): void {
+  const delta = event.actions?.stateDelta;
+  if (delta && hasTempKeys(delta) && event.actions) event.actions.stateDelta = withoutTemp(delta);
 }

@@ -43,34 +43,60 @@ export interface CheckJsonOptions {
   undefinedFieldsAreAbsent?: boolean;
 }
 
+export type JsonForm = { value: unknown; problem: null } | { value: undefined; problem: JsonProblem };
+
 /**
- * Returns the first reason `value` is not plain JSON data, or `null` when it is.
- * Also measures the value: `size` approximates its JSON length in characters,
- * so callers can bound records without serialising them. Symbol-keyed
- * properties are not data (JSON and structured clone both drop them, and ADK
- * marks its events with one): they are ignored, never stored.
+ * Objects JSON writes as `{...own enumerable fields}`: plain objects and class
+ * instances. Built-ins with internal data (Map, Set, typed arrays, RegExp, Error,
+ * Blob, Promise...) also look like objects to JSON, which silently writes `{}`
+ * for them: those are not data here.
  */
-export function checkJson(
-  value: unknown,
-  measure?: { size: number },
-  options: CheckJsonOptions = {},
-): JsonProblem | null {
+function isFieldObject(value: object): boolean {
+  return Object.prototype.toString.call(value) === '[object Object]';
+}
+
+/**
+ * The JSON form of `value`, which is what the store keeps (ADK's persistent
+ * `DatabaseSessionService` stores `JSON.stringify(event)`): `toJSON` is called
+ * (a `Date` becomes its ISO string), a class instance becomes a plain object of
+ * its own enumerable fields, symbol-keyed properties are dropped. What JSON
+ * cannot carry faithfully is a problem instead, with the path where it is: a
+ * function, symbol or bigint value, a non-finite number, `undefined` (except as
+ * an absent field, with `undefinedFieldsAreAbsent`), a hole in an array, a
+ * cycle, nesting deeper than `MAX_JSON_DEPTH`, a Map, Set, typed array or other
+ * built-in whose contents JSON would lose.
+ *
+ * Copy on write: a value that is plain JSON data already comes back as the same
+ * object, so the common case allocates nothing. A converted object is rebuilt
+ * with own properties, so `__proto__` stays a plain key. `measure.size`
+ * approximates the JSON length in characters, so callers can bound records
+ * without serialising them. May throw whatever a getter or `toJSON` throws.
+ */
+export function toJsonForm(value: unknown, measure?: { size: number }, options: CheckJsonOptions = {}): JsonForm {
   const ancestors = new Set<object>();
   const path: (string | number)[] = [];
   let size = 0;
-  const fail = (why: string): JsonProblem => ({ path: [...path], why });
+  let problem: JsonProblem | null = null;
+  const fail = (why: string): typeof FAILED => {
+    problem = { path: [...path], why };
+    return FAILED;
+  };
 
-  const walk = (v: unknown, depth: number): JsonProblem | null => {
+  const walk = (input: unknown, depth: number, key: string): unknown => {
+    let v = input;
+    if (typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON === 'function') {
+      v = (v as { toJSON(key: string): unknown }).toJSON(key);
+    }
     switch (typeof v) {
       case 'string':
         size += v.length + 2;
-        return null;
+        return v;
       case 'boolean':
         size += 5;
-        return null;
+        return v;
       case 'number':
         size += 8;
-        return Number.isFinite(v) ? null : fail(`must be a finite number, got ${describe(v)}`);
+        return Number.isFinite(v) ? v : fail(`must be a finite number, got ${describe(v)}`);
       case 'object':
         break;
       default:
@@ -78,40 +104,74 @@ export function checkJson(
     }
     if (v === null) {
       size += 4;
-      return null;
+      return v;
     }
     if (depth >= MAX_JSON_DEPTH) return fail(`is nested deeper than ${MAX_JSON_DEPTH} levels`);
     if (ancestors.has(v)) return fail('contains a cycle');
     const isArray = Array.isArray(v);
-    if (!isArray && !isPlainObject(v)) return fail(`must be a plain object or array, got ${describe(v)}`);
+    if (!isArray && !isFieldObject(v)) {
+      return fail(`must be a plain object or array, got ${describe(v)} (JSON would not keep its contents)`);
+    }
     ancestors.add(v);
     size += 2;
+    // A value from toJSON or a class instance is always rebuilt; plain data only once something in it changes.
+    const fresh = v !== input || (!isArray && !isPlainObject(v));
     if (isArray) {
-      for (let i = 0; i < v.length; i++) {
+      const list = v as unknown[];
+      let copy: unknown[] | undefined = fresh ? [] : undefined;
+      for (let i = 0; i < list.length; i++) {
         path.push(i);
-        const problem = i in v ? walk(v[i], depth + 1) : fail('must not be a hole in an array');
-        if (problem) return problem;
+        if (!(i in list)) return fail('must not be a hole in an array');
+        const item = walk(list[i], depth + 1, String(i));
+        if (item === FAILED) return FAILED;
+        if (copy === undefined && item !== list[i]) copy = list.slice(0, i);
+        copy?.push(item);
         path.pop();
         size += 1;
       }
-    } else {
-      const record = v as Record<string, unknown>;
-      for (const key of Object.keys(record)) {
-        if (record[key] === undefined && options.undefinedFieldsAreAbsent) continue;
-        path.push(key);
-        size += key.length + 3;
-        const problem = walk(record[key], depth + 1);
-        if (problem) return problem;
-        path.pop();
-      }
+      ancestors.delete(v);
+      return copy ?? v;
+    }
+    const record = v as Record<string, unknown>;
+    const keys = Object.keys(record);
+    let copy: Record<string, unknown> | undefined = fresh ? {} : undefined;
+    for (let k = 0; k < keys.length; k++) {
+      const field = keys[k] as string;
+      const original = record[field];
+      if (original === undefined && options.undefinedFieldsAreAbsent) continue;
+      path.push(field);
+      size += field.length + 3;
+      const item = walk(original, depth + 1, field);
+      if (item === FAILED) return FAILED;
+      if (copy === undefined && item !== original) copy = copyFields(record, keys.slice(0, k));
+      if (copy) setOwn(copy, field, item);
+      path.pop();
     }
     ancestors.delete(v);
-    return null;
+    return copy ?? v;
   };
 
-  const problem = walk(value, 0);
+  const converted = walk(value, 0, '');
   if (measure) measure.size = size;
-  return problem;
+  return problem ? { value: undefined, problem } : { value: converted, problem: null };
+}
+
+const FAILED = Symbol('not JSON');
+
+/** A fresh plain object with the given fields of `record`, `undefined` ones left out as JSON does. */
+function copyFields(record: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const key of keys) if (record[key] !== undefined) setOwn(copy, key, record[key]);
+  return copy;
+}
+
+/** Returns the first reason `value` has no faithful JSON form (see `toJsonForm`), or `null`. */
+export function checkJson(
+  value: unknown,
+  measure?: { size: number },
+  options: CheckJsonOptions = {},
+): JsonProblem | null {
+  return toJsonForm(value, measure, options).problem;
 }
 
 /** Sets an own, enumerable property, so that `__proto__` and friends stay plain keys. */

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { InvalidInputError } from './errors.js';
-import { type CheckJsonOptions, checkJson, isPlainObject, type JsonProblem } from './json.js';
+import { type CheckJsonOptions, checkJson, isPlainObject, type JsonProblem, toJsonForm } from './json.js';
 
 /** Longest accepted `appName`, `userId`, session id or event id, in UTF-16 code units. */
 export const MAX_ID_LENGTH = 1024;
@@ -20,6 +20,9 @@ const id = z
   .min(1, 'must not be empty')
   .max(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`)
   .refine((s) => s.trim() === s, 'must not have surrounding whitespace');
+
+/** The options events are checked and converted with. */
+export const EVENT_JSON: CheckJsonOptions = { undefinedFieldsAreAbsent: true };
 
 function addJsonIssue(ctx: z.RefinementCtx, problem: JsonProblem): void {
   ctx.addIssue({ code: 'custom', message: problem.why, path: problem.path });
@@ -127,7 +130,7 @@ export const eventShape = z.object({
  */
 export const eventSchema = z
   .unknown()
-  .superRefine((value, ctx) => measuredJson(value, ctx, { undefinedFieldsAreAbsent: true }))
+  .superRefine((value, ctx) => measuredJson(value, ctx, EVENT_JSON))
   .pipe(eventShape);
 
 export const sessionKeySchema = z.object({
@@ -280,4 +283,28 @@ export function validate<S extends z.ZodType>(
     problem = `${operation}: ${at.length > 0 ? formatPath(at) : 'request'}: cannot be read (${why})`;
   }
   throw new InvalidInputError(problem);
+}
+
+/**
+ * `request` with its data field (`event`, `state`) in the JSON form the store
+ * keeps (see `toJsonForm`), so that what `validate` checks is exactly what gets
+ * stored: a Date where an object belongs becomes a string, and is refused as one.
+ * A field with no JSON form, or that cannot be read, is left as it is for
+ * `validate` to report.
+ */
+export function withJsonField<R>(request: R, field: 'event' | 'state', options?: CheckJsonOptions): R {
+  try {
+    if (typeof request !== 'object' || request === null) return request;
+    const value = (request as Record<string, unknown>)[field];
+    if (value === undefined) return request;
+    const form = toJsonForm(value, undefined, options);
+    return form.problem || form.value === value ? request : { ...request, [field]: form.value };
+  } catch {
+    return request;
+  }
+}
+
+/** A create request, validated, with its initial state in the JSON form the store keeps. */
+export function validateCreate(operation: string, request: unknown): z.output<typeof createSessionRequestSchema> {
+  return validate(operation, createSessionRequestSchema, withJsonField(request, 'state'));
 }

@@ -10,7 +10,7 @@ import type { AppendBatch, HelloRequest, HostApi, Result } from '../protocol.js'
 import {
   appendBatchSchema,
   appStateRequestSchema,
-  createSessionRequestSchema,
+  EVENT_JSON,
   eventSchema,
   getSessionRequestSchema,
   helloRequestSchema,
@@ -21,6 +21,8 @@ import {
   sessionKeySchema,
   userStateRequestSchema,
   validate,
+  validateCreate,
+  withJsonField,
 } from '../schema.js';
 import { DEFAULT_DB_NAME, StoreEngine } from '../store/engine.js';
 import type { IndexedDbSessionService } from '../store/indexeddb-session-service.js';
@@ -72,8 +74,7 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
         engine = engineFor(validate('hello', helloRequestSchema, request));
         return { dbName: engine.dbName, lockName: await holdLifeLock() };
       }),
-    createSession: (request) =>
-      settle(() => current().createSession(validate('createSession', createSessionRequestSchema, request))),
+    createSession: (request) => settle(() => current().createSession(validateCreate('createSession', request))),
     getSession: (request) =>
       settle(() => current().getSession(validate('getSession', getSessionRequestSchema, request))),
     listSessions: (request) =>
@@ -90,15 +91,18 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
       settle(async () => {
         const batch = validate('appendEvent', appendBatchSchema, request) as AppendBatch;
         // Each event stands alone: an invalid one fails by itself, the others are stored.
+        const valid: Event[] = [];
         const checks = batch.events.map((event) => {
           try {
-            validate('appendEvent', eventSchema, event);
+            // A raw caller may send what the page-side client would have converted (a Date, say).
+            const { event: stored } = withJsonField({ event }, 'event', EVENT_JSON);
+            validate('appendEvent', eventSchema, stored);
+            valid.push(stored as Event);
             return null;
           } catch (error) {
             return toWireError(error);
           }
         });
-        const valid = batch.events.filter((_, i) => checks[i] === null) as Event[];
         const outcome = await current().appendEvents({ ...batch, events: valid });
         let next = 0;
         return { ...outcome, results: checks.map((check) => check ?? outcome.results[next++] ?? null) };

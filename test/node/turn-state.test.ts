@@ -98,7 +98,7 @@ describe('TurnState', () => {
   it('rejects values that are not plain JSON with an InvalidInputError naming the key and the path', () => {
     const turn = new TurnState();
     const bad: [unknown, RegExp][] = [
-      [new Date(0), /when: .*Date/],
+      [new Set([1]), /when: .*Set/],
       [() => 1, /when: .*function/],
       [Number.NaN, /when: .*finite/],
       [undefined, /when: .*undefined/],

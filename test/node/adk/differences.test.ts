@@ -254,20 +254,30 @@ describe('deliberate differences from ADK InMemorySessionService', () => {
     expect(values.store).toEqual({ live: 'from the event', stored: 'from the event' });
   });
 
-  it('state values must be plain JSON: a Date or an undefined write is an InvalidInputError (ADK accepts them)', async () => {
-    for (const bad of [{ when: new Date(0) }, { gone: undefined }]) {
-      const outcome = await onBoth(async (service) => {
-        const session = await service.createSession({ ...key, sessionId: `s-${Object.keys(bad)[0]}` });
-        const error = await service.appendEvent({ session, event: event(bad) }).then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-        return { error, events: session.events.length };
-      });
-      expect(outcome.adk).toEqual({ error: undefined, events: 1 });
-      expect(outcome.store.error).toBeInstanceOf(InvalidInputError);
-      expect(outcome.store.events).toBe(0);
-    }
+  it('state values are kept in their JSON form, as DatabaseSessionService keeps them: a Date becomes its ISO string', async () => {
+    const when = new Date(0);
+    const values = await onBoth(async (service) => {
+      const session = await service.createSession(key);
+      await service.appendEvent({ session, event: event({ when }) });
+      return (await load(service)).state.when;
+    });
+    expect(values.adk).toBeInstanceOf(Date);
+    expect(values.adk).toEqual(when);
+    expect(values.store).toBe(when.toISOString());
+  });
+
+  it('an undefined state write is an InvalidInputError (ADK accepts it): JSON has no undefined to store', async () => {
+    const outcome = await onBoth(async (service) => {
+      const session = await service.createSession({ ...key, sessionId: 's-undefined' });
+      const error = await service.appendEvent({ session, event: event({ gone: undefined }) }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      return { error, events: session.events.length };
+    });
+    expect(outcome.adk).toEqual({ error: undefined, events: 1 });
+    expect(outcome.store.error).toBeInstanceOf(InvalidInputError);
+    expect(outcome.store.events).toBe(0);
   });
 });
 

@@ -115,6 +115,24 @@ describe('ADK Runner on this store vs on ADK InMemorySessionService', () => {
     expect(a1?.state).toMatchObject({ 'user:name': 'Ally', 'app:visits': 3, 'app:theme': 'dark', mood: 'curious' });
   });
 
+  it('asks for a confirmation before the reload, runs the tool once it is approved after it, not when rejected', () => {
+    for (const t of [reference, ...stores]) {
+      const sessions = t.snapshots[2].sessions;
+      const text = (key: string) => JSON.stringify(sessions[key]?.events);
+      // Asked in phase 1, stored with its ToolConfirmation as JSON; approved after the reload.
+      expect(JSON.stringify(t.snapshots[1].sessions['alice/a2']?.events), t.label).toContain('"toolConfirmation":{');
+      expect(sessions['alice/a2']?.state, t.label).toMatchObject({
+        'app:transferred': 5,
+        'user:lastTransfer': { to: 'Bob', amount: 5 },
+      });
+      expect(text('alice/a2'), t.label).toContain('"response":{"sent":5,"to":"Bob"}');
+      // Rejected: the tool never ran, the app-wide total did not move.
+      expect(text('bob/b1'), t.label).toContain('This tool call is rejected.');
+      expect(sessions['bob/b1']?.state, t.label).toMatchObject({ 'app:transferred': 5 });
+      expect(sessions['bob/b1']?.state['user:lastTransfer'], t.label).toBeUndefined();
+    }
+  });
+
   for (const phase of [1, 2] as const) {
     const when = phase === 1 ? 'in the first phase' : 'after closing and reopening the store';
     describe(when, () => {

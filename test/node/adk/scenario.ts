@@ -2,8 +2,10 @@
  * The conversation the differential test plays on each session service: two
  * users, four sessions, an assistant with tools that write every state scope, a
  * tool that returns nothing, parallel tool calls, `outputKey` (plain and
- * `temp:`), a two-agent pipeline, and a user message carrying a state delta.
- * It runs in two phases; between them the store is closed and reopened.
+ * `temp:`), a two-agent pipeline, a user message carrying a state delta, and a
+ * tool that needs the user's confirmation: asked for before the reload and
+ * approved after it, then asked for and rejected. It runs in two phases; between
+ * them the store is closed and reopened.
  */
 import {
   type Event as AdkEvent,
@@ -76,8 +78,24 @@ function tools() {
       need(context).state.set('temp:noop', true);
     },
   });
-  return [remember, recall, noop];
+  // ADK asks for confirmation with an event whose functionCall args hold a ToolConfirmation instance.
+  const transfer = new FunctionTool({
+    name: 'transfer',
+    description: 'Sends money',
+    parameters: z.object({ to: z.string(), amount: z.number() }),
+    requireConfirmation: true,
+    execute: ({ to, amount }, context) => {
+      const { state } = need(context);
+      state.set('app:transferred', ((state.get('app:transferred') as number | undefined) ?? 0) + amount);
+      state.set('user:lastTransfer', { to, amount });
+      return { sent: amount, to };
+    },
+  });
+  return [remember, recall, noop, transfer];
 }
+
+/** The name of ADK's confirmation function call. */
+export const CONFIRMATION = 'adk_request_confirmation';
 
 export type Phase = 1 | 2;
 
@@ -97,16 +115,20 @@ const scripts: Record<Phase, Scripts> = {
       calls(['c3', 'recall'], ['c4', 'noop']),
       say('You are Alice; the app had 2 visits'),
       say('You are welcome'),
+      call('c7', 'transfer', { to: 'Bob', amount: 5 }),
     ],
     writer: [say('Draft: birds fly')],
     reviewer: [say('Approved')],
   },
   2: {
     assistant: [
+      say('Sent 5 to Bob'),
       call('c5', 'remember', { name: 'Ally' }),
       say('Noted, Ally'),
       call('c6', 'recall'),
       say('Bob, 3 visits'),
+      call('c8', 'transfer', { to: 'Alice', amount: 7 }),
+      say('Cancelled'),
     ],
     writer: [say('Draft 2: birds sing')],
     reviewer: [say('Approved again')],
@@ -119,6 +141,8 @@ interface Turn {
   sessionId: string;
   text: string;
   stateDelta?: Record<string, unknown>;
+  /** Instead of `text`: the user's answer to the session's pending confirmation request. */
+  confirm?: boolean;
 }
 
 const turns: Record<Phase, Turn[]> = {
@@ -134,11 +158,15 @@ const turns: Record<Phase, Turn[]> = {
     { runner: 'assistant', userId: 'alice', sessionId: 'a2', text: 'What do you know?' },
     { runner: 'assistant', userId: 'alice', sessionId: 'a1', text: 'Thanks' },
     { runner: 'pipeline', userId: 'alice', sessionId: 'p1', text: 'Write about birds' },
+    { runner: 'assistant', userId: 'alice', sessionId: 'a2', text: 'Send 5 to Bob' },
   ],
   2: [
+    { runner: 'assistant', userId: 'alice', sessionId: 'a2', text: 'Yes', confirm: true },
     { runner: 'assistant', userId: 'alice', sessionId: 'a1', text: 'Remember me as Ally' },
     { runner: 'assistant', userId: 'bob', sessionId: 'b1', text: 'What do you know?', stateDelta: { mood: 'calm' } },
     { runner: 'pipeline', userId: 'alice', sessionId: 'p1', text: 'Again' },
+    { runner: 'assistant', userId: 'bob', sessionId: 'b1', text: 'Send 7 to Alice' },
+    { runner: 'assistant', userId: 'bob', sessionId: 'b1', text: 'No', confirm: false },
   ],
 };
 
@@ -191,10 +219,14 @@ export async function playPhase(
   for (const turn of turns[phase]) {
     vi.setSystemTime(Date.now() + 1000);
     const events: AdkEvent[] = [];
+    const newMessage =
+      turn.confirm === undefined
+        ? { role: 'user', parts: [{ text: turn.text }] }
+        : await confirmation(sessionService, turn.userId, turn.sessionId, turn.confirm);
     for await (const event of runners[turn.runner].runAsync({
       userId: turn.userId,
       sessionId: turn.sessionId,
-      newMessage: { role: 'user', parts: [{ text: turn.text }] },
+      newMessage,
       ...(turn.stateDelta ? { stateDelta: turn.stateDelta } : {}),
     })) {
       events.push(event);
@@ -209,4 +241,27 @@ export async function createSessions(sessionService: BaseSessionService): Promis
     vi.setSystemTime(Date.now() + 1);
     await sessionService.createSession({ appName: APP, userId, sessionId, state: structuredClone(state) });
   }
+}
+
+/**
+ * The user's answer to the newest confirmation request stored in the session,
+ * found the way an app finds it: by reading the session back from the service.
+ */
+async function confirmation(
+  sessionService: BaseSessionService,
+  userId: string,
+  sessionId: string,
+  confirmed: boolean,
+): Promise<NonNullable<AdkEvent['content']>> {
+  const session = await sessionService.getSession({ appName: APP, userId, sessionId });
+  const request = session?.events
+    .flatMap((e) => e.content?.parts ?? [])
+    .map((p) => p.functionCall)
+    .filter((c) => c?.name === CONFIRMATION)
+    .at(-1);
+  if (!request?.id) throw new Error(`no confirmation request stored in ${userId}/${sessionId}`);
+  return {
+    role: 'user',
+    parts: [{ functionResponse: { id: request.id, name: CONFIRMATION, response: { confirmed } } }],
+  };
 }

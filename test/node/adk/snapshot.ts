@@ -59,6 +59,18 @@ export class IdNames {
     const plain = JSON.parse(JSON.stringify(event)) as Json;
     plain.id = this.name('event', String(plain.id));
     if (plain.invocationId) plain.invocationId = this.name('invocation', String(plain.invocationId));
+    // Calls ADK makes itself (a confirmation request) get generated ids: `adk-<uuid>`.
+    const parts = (plain.content as { parts?: Record<string, { id?: string }>[] } | undefined)?.parts ?? [];
+    for (const part of parts) {
+      for (const call of [part.functionCall, part.functionResponse]) {
+        if (call?.id?.startsWith('adk-')) call.id = this.name('call', call.id);
+      }
+    }
+    if (Array.isArray(plain.longRunningToolIds)) {
+      plain.longRunningToolIds = plain.longRunningToolIds.map((id: string) =>
+        id.startsWith('adk-') ? this.name('call', id) : id,
+      );
+    }
     return plain;
   }
 }
