@@ -3,7 +3,7 @@
  * happens when other connections get in the way.
  */
 import { type IDBPDatabase, wrap } from 'idb';
-import { StoreClosedError, UpgradeBlockedError } from '../errors.js';
+import { StorageError, StoreClosedError, UpgradeBlockedError } from '../errors.js';
 import type { StoreSchema } from './records.js';
 
 /**
@@ -56,6 +56,14 @@ export interface OpenOptions {
  */
 export function openDatabase(options: OpenOptions): Promise<IDBPDatabase<StoreSchema>> {
   const { indexedDB, name, blockedTimeoutMs, onExternalClose } = options;
+  // idb, underneath, recognises IndexedDB's objects by the global classes of the realm it runs in.
+  if (typeof globalThis.IDBRequest === 'undefined' || typeof globalThis.IDBKeyRange === 'undefined') {
+    return Promise.reject(
+      new StorageError(
+        "IndexedDB's classes (IDBRequest, IDBKeyRange, ...) are not globals here, and the store needs them besides the factory: in Node, import 'fake-indexeddb/auto' before using the store",
+      ),
+    );
+  }
   const steps = options.upgrades ?? upgrades;
   const target = steps.length - 1;
   let request: IDBOpenDBRequest;

@@ -51,6 +51,12 @@ describe('in Node', () => {
     expect(run.stdout.trim()).toBe('{"step":1}');
     expect(run.status).toBe(0);
   });
+
+  it('a factory without IndexedDB globals gets a typed error that says what to install', () => {
+    const run = spawnSync(process.execPath, ['node-no-globals.mjs'], { cwd: app, encoding: 'utf8', timeout: 30_000 });
+    expect(run.stdout.trim()).toMatch(/^StorageError: IndexedDB's classes .* import 'fake-indexeddb\/auto'/);
+    expect(run.status).toBe(0);
+  });
 });
 
 describe.each(['bundler', 'node16'])('TypeScript, moduleResolution %s', (resolution) => {
