@@ -21,8 +21,12 @@ afterAll(async () => {
 declare global {
   interface Window {
     consumer: {
-      write(mode: string, sessionId: string): Promise<{ mode: string }>;
-      read(mode: string, sessionId: string): Promise<{ mode: string; texts: string[] | null; state: unknown }>;
+      write(mode: string, sessionId: string, worker?: string): Promise<{ mode: string }>;
+      read(
+        mode: string,
+        sessionId: string,
+        worker?: string,
+      ): Promise<{ mode: string; texts: string[] | null; state: unknown }>;
       brokenWorker(url: string): Promise<string>;
     };
   }
@@ -68,6 +72,41 @@ describe.each(Object.keys(setups))('%s', (name) => {
       expect(failed).toEqual([]);
     } finally {
       await context.close();
+    }
+  });
+});
+
+describe('the escape hatch: openSessionStore({ worker })', () => {
+  it('starts a served copy of the worker from its URL, or uses a Worker / SharedWorker started by the app', async () => {
+    // esbuild's output has the worker copied beside the bundle, at ./worker/store.js.
+    const served = await setups['esbuild + copied worker']?.(app);
+    if (!served) throw new Error('no esbuild setup');
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await open(page, served.url);
+      for (const [mode, worker] of [
+        ['shared', './worker/store.js'],
+        ['dedicated', './worker/store.js'],
+        ['shared', 'instance'],
+        ['dedicated', 'instance'],
+      ] as const) {
+        const id = `hatch-${mode}-${worker}`;
+        expect(
+          await page.evaluate(({ m, w, s }) => window.consumer.write(m, s, w), { m: mode, w: worker, s: id }),
+        ).toEqual({
+          mode,
+        });
+        expect(
+          await page.evaluate(({ m, w, s }) => window.consumer.read(m, s, w), { m: mode, w: worker, s: id }),
+        ).toMatchObject({
+          mode,
+          texts: [`hello from ${mode}`],
+        });
+      }
+    } finally {
+      await context.close();
+      await served.close();
     }
   });
 });

@@ -4,8 +4,18 @@ import { openSessionStore } from 'idb-adk-sessions';
 
 const key = { appName: 'consumer', userId: 'u1' };
 
-async function write(mode, sessionId) {
-  const store = openSessionStore({ dbName: 'consumer-app', mode });
+/** `worker`: the escape hatch, a URL of a served copy of the worker, or 'instance' for a Worker started here. */
+function open(mode, worker) {
+  if (worker === 'instance') {
+    const url = new URL('./worker/store.js', location.href);
+    const started = mode === 'shared' ? new SharedWorker(url, { type: 'module' }) : new Worker(url, { type: 'module' });
+    return openSessionStore({ dbName: 'consumer-app', worker: started });
+  }
+  return openSessionStore({ dbName: 'consumer-app', mode, ...(worker ? { worker } : {}) });
+}
+
+async function write(mode, sessionId, worker) {
+  const store = open(mode, worker);
   try {
     const session = await store.getOrCreateSession({ ...key, sessionId });
     await store.appendEvent({
@@ -25,8 +35,8 @@ async function write(mode, sessionId) {
   }
 }
 
-async function read(mode, sessionId) {
-  const store = openSessionStore({ dbName: 'consumer-app', mode });
+async function read(mode, sessionId, worker) {
+  const store = open(mode, worker);
   try {
     const session = await store.getSession({ ...key, sessionId });
     return {
