@@ -30,7 +30,12 @@ const library = defineConfig({
     target: 'es2022',
     sourcemap: true,
     lib: { entry: { index: 'src/index.ts', adk: 'src/adk/index.ts' }, formats: ['es'] },
-    rollupOptions: { external: [/^comlink(\/|$)/, /^idb(\/|$)/, /^zod(\/|$)/, /^@google\/adk(\/|$)/] },
+    rollupOptions: {
+      external: [/^comlink(\/|$)/, /^idb(\/|$)/, /^zod(\/|$)/, /^@google\/adk(\/|$)/],
+      // One file per module, so an app's bundler keeps what only the in-thread mode needs
+      // (the engine, idb) out of its page chunk: `openSessionStore` loads it with import().
+      output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' },
+    },
   },
   worker: { format: 'es', rollupOptions: { output: { entryFileNames: 'worker/[name].js' } } },
 });

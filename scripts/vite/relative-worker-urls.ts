@@ -8,7 +8,7 @@ import MagicString from 'magic-string';
 import type { Plugin } from 'vite';
 
 const viteWorkerUrl =
-  /new URL\(\s*\/\* @vite-ignore \*\/\s*new URL\("(worker\/[\w-]+\.js)", import\.meta\.url\)\.href,\s*"" \+ import\.meta\.url\s*\)/g;
+  /new URL\(\s*\/\* @vite-ignore \*\/\s*new URL\("((?:\.\.\/)*worker\/[\w-]+\.js)", import\.meta\.url\)\.href,\s*"" \+ import\.meta\.url\s*\)/g;
 
 export function relativeWorkerUrls(): Plugin {
   return {
@@ -19,7 +19,8 @@ export function relativeWorkerUrls(): Plugin {
       if (!code.includes('@vite-ignore')) return null;
       const s = new MagicString(code);
       for (const match of code.matchAll(viteWorkerUrl)) {
-        s.overwrite(match.index, match.index + match[0].length, `new URL("./${match[1]}", import.meta.url)`);
+        const path = match[1]?.startsWith('.') ? match[1] : `./${match[1]}`;
+        s.overwrite(match.index, match.index + match[0].length, `new URL("${path}", import.meta.url)`);
       }
       if (s.toString().includes('@vite-ignore')) {
         this.error('a worker URL was left in a form app bundlers cannot follow (Vite changed its output?)');

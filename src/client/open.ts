@@ -1,12 +1,14 @@
 /**
  * One call to get a store in an app, in the mode that suits it.
  */
-import type { ChangeFilter, ChangeListener } from '../changes.js';
+import { startBundledWorker } from '../bundled-worker.js';
+import { ChangeFeed, type ChangeFilter, type ChangeListener } from '../changes.js';
 import { InvalidInputError } from '../errors.js';
-import type { SessionFront } from '../front.js';
-import { IndexedDbSessionService } from '../store/indexeddb-session-service.js';
+import { SessionFront } from '../front.js';
+import { DEFAULT_DB_NAME } from '../store/defaults.js';
 import type { Durability, SessionCatalog, SessionService } from '../types.js';
 import { type ConnectOptions, connectSessionStore } from './connect.js';
+import { LazyEngine } from './lazy-engine.js';
 
 /**
  * - `'shared'`: one SharedWorker serves every tab of the origin;
@@ -66,16 +68,6 @@ function resolveMode(mode: StoreMode, worker: OpenSessionStoreOptions['worker'])
   return 'in-thread';
 }
 
-/**
- * The bundled worker, written as the literal pattern app bundlers (Vite, webpack 5,
- * Rollup with an assets plugin) detect, emit and rewrite: do not wrap the URL.
- */
-function startBundledWorker(mode: WorkerMode): Worker | SharedWorker {
-  return mode === 'shared'
-    ? new SharedWorker(new URL('../../worker/store.ts', import.meta.url), { type: 'module', name: 'idb-adk-sessions' })
-    : new Worker(new URL('../../worker/store.ts', import.meta.url), { type: 'module' });
-}
-
 function startWorker(mode: WorkerMode, worker: OpenSessionStoreOptions['worker']): Worker | SharedWorker {
   if (worker === undefined) return startBundledWorker(mode);
   if (typeof worker === 'string' || worker instanceof URL) {
@@ -89,13 +81,7 @@ function startWorker(mode: WorkerMode, worker: OpenSessionStoreOptions['worker']
 export function openSessionStore(options: OpenSessionStoreOptions = {}): SessionStore {
   const mode = resolveMode(options.mode ?? 'auto', options.worker);
   const { dbName, durability, timeoutMs } = options;
-  if (mode === 'in-thread') {
-    const service = new IndexedDbSessionService({
-      ...(dbName !== undefined ? { dbName } : {}),
-      ...(durability !== undefined ? { durability } : {}),
-    });
-    return Object.assign(service, { mode });
-  }
+  if (mode === 'in-thread') return new InThreadStore(dbName, durability);
   const worker = startWorker(mode, options.worker);
   const url = typeof options.worker === 'string' || options.worker instanceof URL ? options.worker : undefined;
   const connect: ConnectOptions = {
@@ -106,4 +92,29 @@ export function openSessionStore(options: OpenSessionStoreOptions = {}): Session
     ownsWorker: mode === 'dedicated',
   };
   return Object.assign(connectSessionStore(worker, connect), { mode });
+}
+
+/** `'in-thread'`: the same front over an engine in this thread, loaded on first use. */
+class InThreadStore extends SessionFront implements SessionStore {
+  readonly mode = 'in-thread';
+  private readonly feed: ChangeFeed;
+
+  constructor(dbName: string | undefined, durability: Durability | undefined) {
+    super(
+      new LazyEngine({
+        ...(dbName !== undefined ? { dbName } : {}),
+        ...(durability !== undefined ? { durability } : {}),
+      }),
+    );
+    this.feed = new ChangeFeed(dbName ?? DEFAULT_DB_NAME);
+  }
+
+  subscribe(filter: ChangeFilter, listener: ChangeListener): () => void {
+    return this.feed.subscribe(filter, listener);
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    this.feed.close();
+  }
 }

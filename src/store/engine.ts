@@ -4,6 +4,7 @@
  * callers validate first (the in-thread front does; the worker host does for
  * anything arriving over a port).
  */
+
 import type { IDBPDatabase } from 'idb';
 import { ChangePublisher } from '../changes.js';
 import { AlreadyExistsError, normalizeStorageError, QuotaExceededError, StoreClosedError } from '../errors.js';
@@ -36,6 +37,7 @@ import type {
 } from '../types.js';
 import { commitGroup, type GroupResult } from './append.js';
 import { openDatabase, type UpgradeStep } from './database.js';
+import { DEFAULT_DB_NAME } from './defaults.js';
 import { commitImport } from './import.js';
 import { readEvents, readEventsOf, readPage, readUsers } from './reads.js';
 import { ALL_STORES, type AppRecord, type SessionRecord, type StoreSchema, type UserRecord } from './records.js';
@@ -75,9 +77,9 @@ const strictness: Record<Durability, number> = {
   strict: 2,
 };
 
-export const DEFAULT_DB_NAME = 'adk-sessions';
-
 /** Most session uids an engine remembers for its reads. */
+export { DEFAULT_DB_NAME };
+
 const REMEMBERED_UIDS = 10_000;
 const sessionKeyString = (appName: string, userId: string, sessionId: string): string =>
   `${appName}\u0000${userId}\u0000${sessionId}`;

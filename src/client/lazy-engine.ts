@@ -1,0 +1,56 @@
+/**
+ * The in-thread store's engine, loaded on its first call: a page that runs the
+ * store in a worker never downloads the engine or any IndexedDB code, and one
+ * that chooses `'in-thread'` fetches them once, when first used.
+ */
+import type { Backend, ImportBatch } from '../protocol.js';
+import type { EngineOptions, StoreEngine } from '../store/engine.js';
+
+export class LazyEngine implements Backend {
+  private engine: Promise<StoreEngine> | undefined;
+
+  constructor(private readonly options: EngineOptions) {}
+
+  private load(): Promise<StoreEngine> {
+    this.engine ??= import('../store/engine.js').then(({ StoreEngine }) => new StoreEngine(this.options));
+    return this.engine;
+  }
+
+  async createSession(...args: Parameters<Backend['createSession']>) {
+    return (await this.load()).createSession(...args);
+  }
+  async getSession(...args: Parameters<Backend['getSession']>) {
+    return (await this.load()).getSession(...args);
+  }
+  async listSessions(...args: Parameters<Backend['listSessions']>) {
+    return (await this.load()).listSessions(...args);
+  }
+  async deleteSession(...args: Parameters<Backend['deleteSession']>) {
+    return (await this.load()).deleteSession(...args);
+  }
+  async appendEvents(...args: Parameters<Backend['appendEvents']>) {
+    return (await this.load()).appendEvents(...args);
+  }
+  async listSessionKeys(...args: Parameters<Backend['listSessionKeys']>) {
+    return (await this.load()).listSessionKeys(...args);
+  }
+  async importSessions(batch: ImportBatch, onProgress?: (processed: number) => void) {
+    return (await this.load()).importSessions(batch, onProgress);
+  }
+  async getUserState(...args: Parameters<Backend['getUserState']>) {
+    return (await this.load()).getUserState(...args);
+  }
+  async getAppState(...args: Parameters<Backend['getAppState']>) {
+    return (await this.load()).getAppState(...args);
+  }
+  async listApps() {
+    return (await this.load()).listApps();
+  }
+  async listUsers(...args: Parameters<Backend['listUsers']>) {
+    return (await this.load()).listUsers(...args);
+  }
+  /** Closing a store that was never used loads nothing. */
+  async close(): Promise<void> {
+    if (this.engine) await (await this.engine).close();
+  }
+}
