@@ -3,6 +3,8 @@
  * mode writes, the page reloads, and the data is read back. Fails if a bundler
  * cannot find or start the store's worker.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../../vite.config.js';
@@ -73,6 +75,21 @@ describe.each(Object.keys(setups))('%s', (name) => {
     } finally {
       await context.close();
     }
+  });
+});
+
+describe('the page bundle (vite build)', () => {
+  it('leaves the engine and IndexedDB code out of the page chunk: in-thread mode loads them on first use', async () => {
+    const served = await setups['vite build']?.(app);
+    await served?.close();
+    const assets = path.join(app, 'out-vite/assets');
+    const chunks = readdirSync(assets).filter((f) => f.endsWith('.js'));
+    // The schema's index names stand for the engine: only the engine and the worker open the database.
+    const withEngine = chunks.filter((f) => readFileSync(path.join(assets, f), 'utf8').includes('byUserTime'));
+    const page = chunks.filter((f) => f.startsWith('index-'));
+    expect(page).toHaveLength(1);
+    expect(withEngine).not.toContain(page[0]);
+    expect(withEngine.length).toBe(2); // the worker, and the in-thread engine's own chunk
   });
 });
 
