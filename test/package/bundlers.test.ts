@@ -39,6 +39,21 @@ async function open(page: Page, url: string): Promise<void> {
   await page.waitForFunction(() => window.consumer !== undefined, undefined, { timeout: 30_000 });
 }
 
+/** Builds and serves the app with one setup, opens it in a fresh context, runs `steps`, tears down. */
+async function onPage(setup: string, steps: (page: Page) => Promise<void>): Promise<void> {
+  const served = await setups[setup]?.(app);
+  if (!served) throw new Error(`no setup "${setup}"`);
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await open(page, served.url);
+    await steps(page);
+  } finally {
+    await context.close();
+    await served.close();
+  }
+}
+
 const expectedMode = { auto: 'shared', shared: 'shared', dedicated: 'dedicated', 'in-thread': 'in-thread' } as const;
 
 describe.each(Object.keys(setups))('%s', (name) => {
@@ -96,53 +111,31 @@ describe('the page bundle (vite build)', () => {
 describe('the escape hatch: openSessionStore({ worker })', () => {
   it('starts a served copy of the worker from its URL, or uses a Worker / SharedWorker started by the app', async () => {
     // esbuild's output has the worker copied beside the bundle, at ./worker/store.js.
-    const served = await setups['esbuild + copied worker']?.(app);
-    if (!served) throw new Error('no esbuild setup');
-    const context = await browser.newContext();
-    try {
-      const page = await context.newPage();
-      await open(page, served.url);
+    await onPage('esbuild + copied worker', async (page) => {
       for (const [mode, worker] of [
         ['shared', './worker/store.js'],
         ['dedicated', './worker/store.js'],
         ['shared', 'instance'],
         ['dedicated', 'instance'],
       ] as const) {
-        const id = `hatch-${mode}-${worker}`;
-        expect(
-          await page.evaluate(({ m, w, s }) => window.consumer.write(m, s, w), { m: mode, w: worker, s: id }),
-        ).toEqual({
-          mode,
-        });
-        expect(
-          await page.evaluate(({ m, w, s }) => window.consumer.read(m, s, w), { m: mode, w: worker, s: id }),
-        ).toMatchObject({
+        const args = { m: mode, w: worker, s: `hatch-${mode}-${worker}` };
+        expect(await page.evaluate(({ m, w, s }) => window.consumer.write(m, s, w), args)).toEqual({ mode });
+        expect(await page.evaluate(({ m, w, s }) => window.consumer.read(m, s, w), args)).toMatchObject({
           mode,
           texts: [`hello from ${mode}`],
         });
       }
-    } finally {
-      await context.close();
-      await served.close();
-    }
+    });
   });
 });
 
 describe('a worker that cannot start', () => {
   it('names the URL, the cause and the fix', async () => {
-    const served = await setups['vite build']?.(app);
-    if (!served) throw new Error('no vite build setup');
-    const context = await browser.newContext();
-    try {
-      const page = await context.newPage();
-      await open(page, served.url);
+    await onPage('vite build', async (page) => {
       const message = await page.evaluate(() => window.consumer.brokenWorker('/missing/store.js'));
       expect(message).toMatch(/^StoreClosedError: the store worker at \/missing\/store\.js failed to start: /);
       expect(message).toMatch(/answered 404|served as "text\/html"/);
       expect(message).toContain('openSessionStore({ worker: url })');
-    } finally {
-      await context.close();
-      await served.close();
-    }
+    });
   });
 });
