@@ -1,6 +1,7 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { relativeWorkerUrls } from './scripts/vite/relative-worker-urls.js';
+import { adkBrowser } from './src/vite/index.js';
 import { reliabilityCommands } from './test/browser/reliability/commands.js';
 
 /** Flags for the system Chromium on a machine whose network reaches only package registries. */
@@ -17,7 +18,7 @@ export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * `vite build --mode lib`: the library, as published. ES modules for the main entry and the `adk`
- * subpath, their dependencies left to the app's bundler. The worker entry becomes one
+ * and `vite` subpaths, their dependencies left to the app's bundler. The worker entry becomes one
  * self-contained file, dist/worker/store.js, that the entry starts with the literal
  * `new Worker(new URL('./worker/store.js', import.meta.url))` app bundlers follow.
  */
@@ -29,9 +30,9 @@ const library = defineConfig({
     emptyOutDir: false,
     target: 'es2022',
     sourcemap: true,
-    lib: { entry: { index: 'src/index.ts', adk: 'src/adk/index.ts' }, formats: ['es'] },
+    lib: { entry: { index: 'src/index.ts', adk: 'src/adk/index.ts', vite: 'src/vite/index.ts' }, formats: ['es'] },
     rollupOptions: {
-      external: [/^comlink(\/|$)/, /^idb(\/|$)/, /^zod(\/|$)/, /^@google\/adk(\/|$)/],
+      external: [/^comlink(\/|$)/, /^idb(\/|$)/, /^zod(\/|$)/, /^@google\/adk(\/|$)/, /^vite(\/|$)/, /^node:/],
       // One file per module, so an app's bundler keeps what only the in-thread mode needs
       // (the engine, idb) out of its page chunk: `openSessionStore` loads it with import().
       output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' },
@@ -67,8 +68,10 @@ const app = defineConfig({
       },
       {
         extends: true,
-        // Pre-bundled up front: discovering it mid-run makes Vite reload the page under a running test.
-        optimizeDeps: { include: ['fast-check'] },
+        // ADK runs in the page as an app would bundle it: through this package's own Vite plugin.
+        plugins: [adkBrowser()],
+        // Pre-bundled up front: discovering them mid-run makes Vite reload the page under a running test.
+        optimizeDeps: { include: ['fast-check', '@google/adk'] },
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],

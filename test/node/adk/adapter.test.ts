@@ -10,7 +10,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { type AdkCompatibleStore, AdkSessionService } from '../../../src/adk/index.js';
 import { AlreadyExistsError, IndexedDbSessionService, openSessionStore, type Session } from '../../../src/index.js';
-import { type RecordedRequest, ScriptedModel, say } from './scripted-model.js';
+import { type RecordedRequest, ScriptedModel, say } from '../../adk/scripted-model.js';
 
 const root = join(import.meta.dirname, '../../..');
 const key = { appName: 'chat', userId: 'u1', sessionId: 's1' };

@@ -28,7 +28,7 @@ import {
   SessionNotFoundError,
   StaleSessionError,
 } from '../../../src/index.js';
-import { type RecordedRequest, ScriptedModel, say } from './scripted-model.js';
+import { type RecordedRequest, ScriptedModel, say } from '../../adk/scripted-model.js';
 
 const APP = 'app';
 const key = { appName: APP, userId: 'u1', sessionId: 's1' };

@@ -1,30 +1,9 @@
-/**
- * The session services under comparison. Each can be "reloaded": the store's are
- * closed and opened again over the same IndexedDB (a page reload); ADK's
- * in-memory service has nothing to reload and is kept.
- */
-import { type BaseSessionService, InMemorySessionService } from '@google/adk';
+/** This store as the Node differential runs it: in-thread, and through the client over a MessageChannel. */
+import type { BaseSessionService } from '@google/adk';
 import { IDBFactory } from 'fake-indexeddb';
 import { AdkSessionService } from '../../../src/adk/index.js';
 import { connectSessionStore, exposeSessionService, IndexedDbSessionService, StoreEngine } from '../../../src/index.js';
-
-export interface ServiceUnderTest {
-  readonly label: string;
-  readonly service: BaseSessionService;
-  /** Closes and reopens the store over the same database; returns the new service. */
-  reload(): Promise<BaseSessionService>;
-  close(): Promise<void>;
-}
-
-export function adkInMemory(): ServiceUnderTest {
-  const service = new InMemorySessionService();
-  return {
-    label: "ADK's InMemorySessionService",
-    service,
-    reload: async () => service,
-    close: async () => {},
-  };
-}
+import type { ServiceUnderTest } from '../../adk/services.js';
 
 export function inThreadStore(dbName: string): ServiceUnderTest {
   const indexedDB = new IDBFactory();
