@@ -33,7 +33,10 @@ function exportedNames(source: string): string[] {
   const names: string[] = [];
   for (const list of source.matchAll(/^export \{([^}]*)\};?/gm)) {
     for (const part of (list[1] ?? '').split(',')) {
-      const name = part.trim().split(/\s+as\s+/).pop();
+      const name = part
+        .trim()
+        .split(/\s+as\s+/)
+        .pop();
       if (name) names.push(name);
     }
   }

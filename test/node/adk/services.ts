@@ -1,5 +1,4 @@
 /** This store as the Node differential runs it: in-thread, and through the client over a MessageChannel. */
-import type { BaseSessionService } from '@google/adk';
 import { IDBFactory } from 'fake-indexeddb';
 import { AdkSessionService } from '../../../src/adk/index.js';
 import { connectSessionStore, exposeSessionService, IndexedDbSessionService, StoreEngine } from '../../../src/index.js';
