@@ -114,11 +114,35 @@ export function describeRunnerDifferential(where: string, stores: () => ServiceU
     });
 
     it('plays the whole script on every service', () => {
-      for (const t of [reference, ...played]) expect(t.leftover, t.label).toEqual([0, 0, 0, 0, 0, 0]);
+      for (const t of [reference, ...played]) expect(t.leftover, t.label).toEqual(Array(12).fill(0));
       // The scenario is not trivial: every session has events, state reached every stored scope.
       const a1 = reference.snapshots[2].sessions['alice/a1'];
       expect(a1?.events.length).toBeGreaterThan(8);
       expect(a1?.state).toMatchObject({ 'user:name': 'Ally', 'app:visits': 3, 'app:theme': 'dark', mood: 'curious' });
+    });
+
+    it('went through a transfer, a loop escalation, a long-running tool and an artifact save', () => {
+      for (const t of [reference, ...played]) {
+        const events = (key: string) => t.snapshots[2].sessions[key]?.events ?? [];
+        const actions = (key: string) => events(key).map((e) => e.actions as Record<string, unknown> | undefined);
+        expect(
+          actions('bob/b1').some((a) => a?.transferToAgent === 'helper'),
+          t.label,
+        ).toBe(true);
+        expect(
+          events('bob/b1').some((e) => e.author === 'helper'),
+          t.label,
+        ).toBe(true);
+        expect(actions('alice/p1').filter((a) => a?.escalate === true).length, t.label).toBe(2);
+        expect(
+          events('alice/a1').some((e) => (e.longRunningToolIds as string[] | undefined)?.includes('c11')),
+          t.label,
+        ).toBe(true);
+        expect(
+          actions('alice/a1').some((a) => (a?.artifactDelta as Record<string, number>)?.['note.txt'] === 0),
+          t.label,
+        ).toBe(true);
+      }
     });
 
     it('asks for a confirmation before the reload, runs the tool once it is approved after it, not when rejected', () => {

@@ -4,16 +4,21 @@
  * tool that returns nothing, parallel tool calls, `outputKey` (plain and
  * `temp:`), a two-agent pipeline, a user message carrying a state delta, and a
  * tool that needs the user's confirmation: asked for before the reload and
- * approved after it, then asked for and rejected. It runs in two phases; between
- * them the store is closed and reopened.
+ * approved after it, then asked for and rejected; a transfer to a sub-agent, a
+ * LoopAgent left by escalation, a long-running tool and an artifact save. It runs
+ * in two phases; between them the store is closed and reopened.
  */
 import {
   type Event as AdkEvent,
   type BaseSessionService,
   type Context,
+  EXIT_LOOP,
   FunctionTool,
+  InMemoryArtifactService,
   LlmAgent,
   type LlmResponse,
+  LongRunningFunctionTool,
+  LoopAgent,
   Runner,
   SequentialAgent,
 } from '@google/adk';
@@ -91,7 +96,22 @@ function tools() {
       return { sent: amount, to };
     },
   });
-  return [remember, recall, noop, transfer];
+  // Long-running: ADK answers at once and lists the call in the event's longRunningToolIds.
+  const book = new LongRunningFunctionTool({
+    name: 'book',
+    description: 'Starts booking a table',
+    execute: () => ({ status: 'pending', ticket: 'T-1' }),
+  });
+  // Saves through ADK's artifact service: the event records the version in artifactDelta.
+  const saveNote = new FunctionTool({
+    name: 'save_note',
+    description: 'Saves a note as a file',
+    execute: async (_input, context) => {
+      const version = await need(context).saveArtifact('note.txt', { text: 'remember the milk' });
+      return { saved: 'note.txt', version };
+    },
+  });
+  return [remember, recall, noop, transfer, book, saveNote];
 }
 
 /** The name of ADK's confirmation function call. */
@@ -103,6 +123,9 @@ interface Scripts {
   assistant: LlmResponse[];
   writer: LlmResponse[];
   reviewer: LlmResponse[];
+  router: LlmResponse[];
+  helper: LlmResponse[];
+  looper: LlmResponse[];
 }
 
 const scripts: Record<Phase, Scripts> = {
@@ -119,6 +142,9 @@ const scripts: Record<Phase, Scripts> = {
     ],
     writer: [say('Draft: birds fly')],
     reviewer: [say('Approved')],
+    router: [call('c9', 'transfer_to_agent', { agentName: 'helper' })],
+    helper: [say('Helper here')],
+    looper: [say('Round 1'), call('c10', 'exit_loop')],
   },
   2: {
     assistant: [
@@ -129,14 +155,21 @@ const scripts: Record<Phase, Scripts> = {
       say('Bob, 3 visits'),
       call('c8', 'transfer', { to: 'Alice', amount: 7 }),
       say('Cancelled'),
+      call('c11', 'book'),
+      say('Booking started'),
+      call('c12', 'save_note'),
+      say('Saved'),
     ],
     writer: [say('Draft 2: birds sing')],
     reviewer: [say('Approved again')],
+    router: [],
+    helper: [],
+    looper: [call('c13', 'exit_loop')],
   },
 };
 
 interface Turn {
-  runner: 'assistant' | 'pipeline';
+  runner: 'assistant' | 'pipeline' | 'router' | 'loop';
   userId: string;
   sessionId: string;
   text: string;
@@ -159,6 +192,8 @@ const turns: Record<Phase, Turn[]> = {
     { runner: 'assistant', userId: 'alice', sessionId: 'a1', text: 'Thanks' },
     { runner: 'pipeline', userId: 'alice', sessionId: 'p1', text: 'Write about birds' },
     { runner: 'assistant', userId: 'alice', sessionId: 'a2', text: 'Send 5 to Bob' },
+    { runner: 'router', userId: 'bob', sessionId: 'b1', text: 'Ask the helper' },
+    { runner: 'loop', userId: 'alice', sessionId: 'p1', text: 'Loop until done' },
   ],
   2: [
     { runner: 'assistant', userId: 'alice', sessionId: 'a2', text: 'Yes', confirm: true },
@@ -167,6 +202,9 @@ const turns: Record<Phase, Turn[]> = {
     { runner: 'pipeline', userId: 'alice', sessionId: 'p1', text: 'Again' },
     { runner: 'assistant', userId: 'bob', sessionId: 'b1', text: 'Send 7 to Alice' },
     { runner: 'assistant', userId: 'bob', sessionId: 'b1', text: 'No', confirm: false },
+    { runner: 'loop', userId: 'alice', sessionId: 'p1', text: 'Once more' },
+    { runner: 'assistant', userId: 'alice', sessionId: 'a1', text: 'Book a table' },
+    { runner: 'assistant', userId: 'alice', sessionId: 'a1', text: 'Save a note' },
   ],
 };
 
@@ -186,6 +224,9 @@ export async function playPhase(
   const assistantModel = new ScriptedModel('assistant-model', script.assistant, log, tick);
   const writerModel = new ScriptedModel('writer-model', script.writer, log, tick);
   const reviewerModel = new ScriptedModel('reviewer-model', script.reviewer, log, tick);
+  const routerModel = new ScriptedModel('router-model', script.router, log, tick);
+  const helperModel = new ScriptedModel('helper-model', script.helper, log, tick);
+  const looperModel = new ScriptedModel('looper-model', script.looper, log, tick);
   const assistant = new LlmAgent({
     name: 'assistant',
     model: assistantModel,
@@ -211,9 +252,37 @@ export async function playPhase(
       }),
     ],
   });
+  const router = new LlmAgent({
+    name: 'router',
+    model: routerModel,
+    instruction: 'Send the user to the right agent.',
+    subAgents: [
+      new LlmAgent({
+        name: 'helper',
+        model: helperModel,
+        instruction: 'Help.',
+      }),
+    ],
+  });
+  const loop = new LoopAgent({
+    name: 'loop',
+    maxIterations: 5,
+    subAgents: [
+      new LlmAgent({
+        name: 'looper',
+        model: looperModel,
+        instruction: 'Work until done, then call exit_loop.',
+        tools: [EXIT_LOOP],
+        outputKey: 'lastRound',
+      }),
+    ],
+  });
+  const artifactService = new InMemoryArtifactService();
   const runners = {
-    assistant: new Runner({ appName: APP, agent: assistant, sessionService }),
+    assistant: new Runner({ appName: APP, agent: assistant, sessionService, artifactService }),
     pipeline: new Runner({ appName: APP, agent: pipeline, sessionService }),
+    router: new Runner({ appName: APP, agent: router, sessionService }),
+    loop: new Runner({ appName: APP, agent: loop, sessionService }),
   };
   const yielded: AdkEvent[][] = [];
   for (const turn of turns[phase]) {
@@ -233,7 +302,7 @@ export async function playPhase(
     }
     yielded.push(events);
   }
-  return { yielded, models: [assistantModel, writerModel, reviewerModel] };
+  return { yielded, models: [assistantModel, writerModel, reviewerModel, routerModel, helperModel, looperModel] };
 }
 
 export async function createSessions(sessionService: BaseSessionService): Promise<void> {
