@@ -96,9 +96,30 @@ function withoutReviewerDraft(requests: RecordedRequest[]): RecordedRequest[] {
  * The differential suite: ADK's Runner plays the scenario on ADK's in-memory
  * service and on each store `stores()` makes, and everything must match.
  */
-export function describeRunnerDifferential(where: string, stores: () => ServiceUnderTest[]): void {
+/** Events with generated ids left out, ordered by time and then by content: the order ties get aside. */
+function byTimeIgnoringTies(events: Snapshot['sessions'][string]['events']): string[] {
+  return events
+    .map((e) => {
+      const { id: _id, invocationId: _invocation, ...rest } = e;
+      return [e.timestamp as number, JSON.stringify(rest)] as const;
+    })
+    .sort(([t1, j1], [t2, j2]) => t1 - t2 || (j1 < j2 ? -1 : j1 > j2 ? 1 : 0))
+    .map(([, json]) => json);
+}
+
+export interface DifferentialOptions {
+  /** ADK's persistent `DatabaseSessionService`, played too and compared as a second reference. */
+  database?: () => ServiceUnderTest;
+}
+
+export function describeRunnerDifferential(
+  where: string,
+  stores: () => ServiceUnderTest[],
+  options: DifferentialOptions = {},
+): void {
   describe(`ADK Runner on this store (${where}) vs on ADK InMemorySessionService`, () => {
     let reference: Transcript;
+    let database: Transcript | undefined;
     const played: Transcript[] = [];
 
     beforeAll(async () => {
@@ -107,6 +128,7 @@ export function describeRunnerDifferential(where: string, stores: () => ServiceU
       vi.useFakeTimers({ toFake: ['Date'] });
       reference = await play(adkInMemory());
       for (const sut of stores()) played.push(await play(sut));
+      if (options.database) database = await play(options.database());
     });
     afterAll(() => {
       vi.useRealTimers();
@@ -237,5 +259,46 @@ export function describeRunnerDifferential(where: string, stores: () => ServiceU
         expect(stored.size, t.label).toBe(t.yieldedIds.flat().length + turns);
       }
     });
+
+    // Node only: ADK's DatabaseSessionService needs a database driver.
+    if (options.database)
+      describe("against ADK's DatabaseSessionService, the persistent reference", () => {
+        for (const phase of [1, 2] as const) {
+          it(`has the same merged state and lastUpdateTime in every session (phase ${phase})`, () => {
+            for (const t of played) {
+              for (const [key, session] of Object.entries(database?.snapshots[phase].sessions ?? {})) {
+                const mine = t.snapshots[phase].sessions[key];
+                expect(mine?.state, `${t.label}: ${key}`).toEqual(session.state);
+                expect(mine?.lastUpdateTime, `${t.label}: ${key}`).toBe(session.lastUpdateTime);
+              }
+            }
+          });
+
+          it(`stores the same events, field by field, when ties in time are set aside (phase ${phase})`, () => {
+            for (const t of played) {
+              for (const [key, session] of Object.entries(database?.snapshots[phase].sessions ?? {})) {
+                const mine = t.snapshots[phase].sessions[key]?.events ?? [];
+                expect(byTimeIgnoringTies(mine), `${t.label}: ${key}`).toEqual(byTimeIgnoringTies(session.events));
+              }
+            }
+          });
+        }
+
+        it('treats afterTimestamp as inclusive, where DatabaseSessionService (adk-js 2.0) is exclusive', () => {
+          const a1 = reference.snapshots[2].sessions['alice/a1'];
+          const t = a1?.events[2]?.timestamp as number;
+          for (const x of played) expect(x.snapshots[2].after['alice/a1']?.[0]?.timestamp, x.label).toBe(t);
+          const theirs = database?.snapshots[2].after['alice/a1'] ?? [];
+          expect(theirs.length).toBeGreaterThan(0);
+          for (const e of theirs) expect(e.timestamp as number).toBeGreaterThan(t);
+        });
+
+        it('keeps append order where DatabaseSessionService, which orders by timestamp alone, loses it on ties', () => {
+          const order = (t: Transcript) =>
+            Object.values(t.snapshots[2].sessions).map((s) => s.events.map((e) => `${e.author}:${e.timestamp}`));
+          for (const t of played) expect(order(t), t.label).toEqual(order(reference));
+          expect(order(database as Transcript)).not.toEqual(order(reference));
+        });
+      });
   });
 }

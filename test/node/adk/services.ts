@@ -1,4 +1,6 @@
 /** This store as the Node differential runs it: in-thread, and through the client over a MessageChannel. */
+import { DatabaseSessionService } from '@google/adk';
+import { LibSqlDriver } from '@mikro-orm/libsql';
 import { IDBFactory } from 'fake-indexeddb';
 import { AdkSessionService } from '../../../src/adk/index.js';
 import { connectSessionStore, exposeSessionService, IndexedDbSessionService, StoreEngine } from '../../../src/index.js';
@@ -44,6 +46,31 @@ export function clientStore(dbName: string): ServiceUnderTest {
       await close();
       current = open();
       return current.service;
+    },
+    close,
+  };
+}
+
+/**
+ * ADK's persistent `DatabaseSessionService` on an embedded libsql file: the second
+ * reference. Reloading closes its ORM and opens a new service on the same file.
+ */
+export function adkDatabase(file: string): ServiceUnderTest {
+  const open = () => new DatabaseSessionService({ driver: LibSqlDriver, dbName: file });
+  let current = open();
+  // ADK 2.0's service has no close(); its ORM is the only handle on the file.
+  const close = async () => {
+    await (current as unknown as { orm?: { close(): Promise<void> } }).orm?.close();
+  };
+  return {
+    label: "ADK's DatabaseSessionService (libsql)",
+    get service() {
+      return current;
+    },
+    async reload() {
+      await close();
+      current = open();
+      return current;
     },
     close,
   };
