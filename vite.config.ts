@@ -47,6 +47,8 @@ const library = defineConfig({
  */
 const app = defineConfig({
   base: './',
+  // The demo's ADK agent (and the browser tests') bundle ADK the way an app would: through the package's plugin.
+  plugins: [adkBrowser()],
   build: {
     target: 'es2022',
     sourcemap: true,
@@ -68,8 +70,6 @@ const app = defineConfig({
       },
       {
         extends: true,
-        // ADK runs in the page as an app would bundle it: through this package's own Vite plugin.
-        plugins: [adkBrowser()],
         // Pre-bundled up front: discovering them mid-run makes Vite reload the page under a running test.
         optimizeDeps: { include: ['fast-check', '@google/adk'] },
         test: {

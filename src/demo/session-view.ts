@@ -5,6 +5,7 @@
  */
 import type { Event, Session, StoreChange } from '../index.js';
 import { runTurn } from './agent.js';
+import { type PendingConfirmation, pendingConfirmation } from './confirmation.js';
 import type { Inspector } from './context.js';
 import { confirmDialog } from './dialogs.js';
 import { h, replace, throttle } from './dom.js';
@@ -31,12 +32,31 @@ export class SessionView {
     'aria-label': 'Message',
   });
   private readonly send = h('button', { type: 'submit', class: 'primary' }, 'Send');
-  private readonly composer = h('form', { class: 'composer' }, this.input, this.send);
+  /** Which agent answers: the hand-written one, or ADK's own Runner and LlmAgent (loaded when chosen). */
+  private readonly agent = h(
+    'select',
+    { name: 'agent', class: 'agent-picker', 'aria-label': 'Agent' },
+    h('option', { value: 'demo' }, 'Demo agent'),
+    h('option', { value: 'adk' }, 'ADK agent'),
+  );
+  private readonly composer = h('form', { class: 'composer' }, this.agent, this.input, this.send);
+  /** ADK's human-in-the-loop: shown while a tool call waits for the user's answer. */
+  private readonly confirmText = h('p', { class: 'confirm-text' });
+  private readonly approve = h('button', { type: 'button', class: 'primary' }, 'Approve');
+  private readonly reject = h('button', { type: 'button', class: 'ghost' }, 'Reject');
+  private readonly confirmBar = h(
+    'div',
+    { class: 'confirm-bar', role: 'group', 'aria-label': 'Confirmation' },
+    this.confirmText,
+    this.approve,
+    this.reject,
+  );
+  private pending: PendingConfirmation | undefined;
   private readonly state = h('aside', { class: 'state-col', 'aria-label': 'State' });
   private readonly body = h(
     'div',
     { class: 'detail-body' },
-    h('div', { class: 'timeline-col' }, this.eventsTitle, this.scroller, this.composer),
+    h('div', { class: 'timeline-col' }, this.eventsTitle, this.scroller, this.confirmBar, this.composer),
     this.state,
   );
   private readonly placeholder = h('div', { class: 'detail-empty' });
@@ -53,6 +73,15 @@ export class SessionView {
       event.preventDefault();
       void this.chat();
     });
+    this.agent.addEventListener('change', () => {
+      this.input.placeholder =
+        this.agent.value === 'adk'
+          ? 'Message the ADK agent. Try "send 5 to Bob" (it asks first), "add 2 and 3"'
+          : 'Message the demo agent. Try "my name is Ada", "add 2 and 3", "what time is it", "help"';
+    });
+    this.approve.addEventListener('click', () => void this.answer(true));
+    this.reject.addEventListener('click', () => void this.answer(false));
+    this.confirmBar.hidden = true;
     this.earlier.addEventListener('click', () => {
       this.window += WINDOW_STEP;
       void this.reload({ full: true });
@@ -130,6 +159,49 @@ export class SessionView {
     }
     this.session = loaded;
     this.render(loaded, options.full);
+    this.showConfirmation(pendingConfirmation(loaded.events));
+  }
+
+  private showConfirmation(pending: PendingConfirmation | undefined): void {
+    this.pending = pending;
+    this.confirmBar.hidden = !pending;
+    if (!pending) return;
+    const args = Object.entries(pending.args)
+      .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+      .join(', ');
+    replace(this.confirmText, 'The ADK agent asks to run ', h('code', null, `${pending.tool}(${args})`), '.');
+  }
+
+  /** The user's answer to ADK's confirmation request, sent as ADK expects it: a function response. */
+  private async answer(confirm: boolean): Promise<void> {
+    const session = this.session;
+    const pending = this.pending;
+    if (!session || !pending || this.turnRunning) return;
+    await this.busy(async () => {
+      const { runAdkTurn } = await import('./adk-agent.js');
+      await runAdkTurn(this.inspector.store, session, { confirm, callId: pending.callId });
+    });
+  }
+
+  /** Runs one turn with the composer locked; errors go to the status bar. */
+  private async busy(turn: () => Promise<void>): Promise<boolean> {
+    this.turnRunning = true;
+    this.send.disabled = this.approve.disabled = this.reject.disabled = true;
+    this.composer.setAttribute('aria-busy', 'true');
+    let ok = false;
+    try {
+      await turn();
+      ok = true;
+    } catch (error) {
+      this.inspector.status.error('The message was not stored', error);
+    } finally {
+      this.turnRunning = false;
+      this.send.disabled = this.approve.disabled = this.reject.disabled = false;
+      this.composer.removeAttribute('aria-busy');
+      this.input.focus();
+    }
+    await this.reload();
+    return ok;
   }
 
   private showPlaceholder(why: 'deleted' | 'missing' | null): void {
@@ -292,21 +364,16 @@ export class SessionView {
     const session = this.session;
     const text = this.input.value.trim();
     if (!session || text === '' || this.turnRunning) return;
-    this.turnRunning = true;
-    this.send.disabled = true;
-    this.composer.setAttribute('aria-busy', 'true');
-    try {
-      await runTurn(this.inspector.store, session, text);
-      this.input.value = '';
-    } catch (error) {
-      this.inspector.status.error('The message was not stored', error);
-    } finally {
-      this.turnRunning = false;
-      this.send.disabled = false;
-      this.composer.removeAttribute('aria-busy');
-      this.input.focus();
-    }
-    await this.reload();
+    const adk = this.agent.value === 'adk';
+    const sent = await this.busy(async () => {
+      if (adk) {
+        const { runAdkTurn } = await import('./adk-agent.js');
+        await runAdkTurn(this.inspector.store, session, { text });
+      } else {
+        await runTurn(this.inspector.store, session, text);
+      }
+    });
+    if (sent) this.input.value = '';
   }
 
   private async remove(session: Session, complete: boolean): Promise<void> {
