@@ -8,12 +8,14 @@ import { decadeLabel, renderChart } from '../../bench/chart.js';
 import { makeEvent, makeEvents, stateAfter } from '../../bench/events.js';
 import { FIGURES, FULL } from '../../bench/plan.js';
 import {
+  computeRatioSummaries,
   computeRatios,
   dexieRatioName,
   evaluateTargets,
   type FigureTable,
   formatMs,
   formatTable,
+  formatTargets,
   summarizeFigures,
 } from '../../bench/report.js';
 import { median, percentile, summarize } from '../../bench/stats.js';
@@ -92,6 +94,28 @@ describe('ratios', () => {
     expect(ratios.pointReadP50VsDexie).toBe(1.25);
   });
 
+  it('divides within each repetition and reports the median of those quotients with their spread', () => {
+    // A burst of load in repetition 2 slows both contenders: per-repetition quotients stay at 2.
+    const bursty = summarizeFigures({
+      concurrentAwaited: { 'raw-one-tx': { ms: [100, 1000, 110] }, 'store-worker': { ms: [200, 2000, 220] } },
+    });
+    const summary = computeRatioSummaries(bursty).concurrentAwaitedVsLimit;
+    expect(summary?.median).toBeCloseTo(2, 10);
+    expect(summary?.spread).toBeCloseTo(0, 10);
+    // The quotient of the medians would be 220 / 110 = 2 here too; skewed bursts tell them apart.
+    const skewed = summarizeFigures({
+      concurrentAwaited: { 'raw-one-tx': { ms: [100, 300, 400] }, 'store-worker': { ms: [250, 600, 1000] } },
+    });
+    expect(computeRatios(skewed).concurrentAwaitedVsLimit).toBeCloseTo(2.5, 10);
+  });
+
+  it('falls back to the quotient of medians when repetitions do not pair up', () => {
+    const unpaired = summarizeFigures({
+      fullRead: { 'raw-one-tx': { ms: [10, 20, 30] }, 'store-worker': { ms: [30] } },
+    });
+    expect(computeRatios(unpaired).fullReadVsGetAll).toBe(1.5);
+  });
+
   it('names a ratio against Dexie after its figure', () => {
     expect(dexieRatioName('fullRead')).toBe('fullReadVsDexie');
     expect(FIGURES.map((f) => dexieRatioName(f.name))).toContain('concurrentAppendVsDexie');
@@ -108,8 +132,11 @@ describe('targets', () => {
     evaluateTargets(ratios).find((t) => t.ratio === name);
 
   it('meets a "within" target at its limit and misses it above', () => {
-    expect(verdict({ concurrentAppendVsLimit: 2 }, 'concurrentAppendVsLimit')?.met).toBe(true);
-    expect(verdict({ concurrentAppendVsLimit: 2.01 }, 'concurrentAppendVsLimit')?.met).toBe(false);
+    expect(verdict({ concurrentAppendVsLimit: 1.5 }, 'concurrentAppendVsLimit')?.met).toBe(true);
+    expect(verdict({ concurrentAppendVsLimit: 1.51 }, 'concurrentAppendVsLimit')?.met).toBe(false);
+    expect(verdict({ concurrentAwaitedVsLimit: 2.5 }, 'concurrentAwaitedVsLimit')?.met).toBe(true);
+    expect(verdict({ concurrentAwaitedVsNaive: 0.26 }, 'concurrentAwaitedVsNaive')?.met).toBe(false);
+    expect(verdict({ sequentialP50InThreadVsRawTx: 1.9 }, 'sequentialP50InThreadVsRawTx')?.met).toBe(false);
     expect(verdict({ concurrentAppendVsNaive: 0.25 }, 'concurrentAppendVsNaive')?.met).toBe(false);
   });
 
@@ -120,7 +147,16 @@ describe('targets', () => {
   });
 
   it('reports an unmeasured target as missed, with no figure', () => {
-    expect(verdict({}, 'fullReadVsGetAll')).toMatchObject({ met: false, measured: null });
+    expect(verdict({}, 'fullReadVsGetAll')).toMatchObject({ met: false, measured: null, spread: null });
+  });
+
+  it('carries the spread of the per-repetition ratios into the verdict and its text', () => {
+    const summaries = { fullReadVsGetAll: summarize([1, 1.1, 1.3]) };
+    const [target] = evaluateTargets({ fullReadVsGetAll: 1.1 }, summaries).filter(
+      (t) => t.ratio === 'fullReadVsGetAll',
+    );
+    expect(target?.spread).toBeCloseTo(0.3 / 1.1, 10);
+    expect(formatTargets(target ? [target] : [])).toContain('1.100 ±27%');
   });
 
   it('covers every figure against Dexie', () => {
