@@ -17,7 +17,8 @@ import { build, preview } from 'vite';
 import { chromiumArgs, chromiumPath } from '../vite.config.js';
 import { renderChart } from './chart.js';
 import type { ContenderId } from './contender.js';
-import { CONTENDER_LABELS, CONTENDERS, FIGURES, FULL, QUICK, type Sizes, WORKLOADS, type WorkloadId } from './plan.js';
+import { parseArgs, selection } from './options.js';
+import { CONTENDER_LABELS, CONTENDERS, FIGURES, FULL, QUICK, type Sizes, WORKLOADS } from './plan.js';
 import {
   computeRatioSummaries,
   computeRatios,
@@ -39,46 +40,6 @@ const COLORS: Record<ContenderId, string> = {
   'store-in-thread': '#6baed6',
   'store-worker': '#08519c',
 };
-
-interface Options {
-  quick: boolean;
-  reps: number | undefined;
-  out: string | undefined;
-  only: readonly WorkloadId[] | undefined;
-  contenders: readonly ContenderId[] | undefined;
-}
-
-/** A comma-separated list of names from `known`; throws on an empty list or an unknown name. */
-function listArg<T extends string>(flag: string, value: string | undefined, known: readonly T[]): T[] {
-  const names = (value ?? '').split(',').filter((n) => n !== '');
-  const unknown = names.filter((n) => !(known as readonly string[]).includes(n));
-  if (names.length === 0 || unknown.length > 0) {
-    throw new Error(`${flag} needs names among ${known.join(', ')}; got ${unknown.join(', ') || 'none'}`);
-  }
-  return names as T[];
-}
-
-function parseArgs(argv: string[]): Options {
-  const options: Options = { quick: false, reps: undefined, out: undefined, only: undefined, contenders: undefined };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--quick') options.quick = true;
-    else if (arg === '--reps') options.reps = Number(argv[++i]);
-    else if (arg === '--out') options.out = argv[++i];
-    else if (arg === '--only')
-      options.only = listArg(
-        arg,
-        argv[++i],
-        WORKLOADS.map((w) => w.id),
-      );
-    else if (arg === '--contenders') options.contenders = listArg(arg, argv[++i], CONTENDERS);
-    else throw new Error(`unknown argument ${arg}; use --quick, --reps N, --only w1,w2, --contenders c1,c2, --out DIR`);
-  }
-  if (options.reps !== undefined && !(Number.isInteger(options.reps) && options.reps > 0)) {
-    throw new Error('--reps needs a positive integer');
-  }
-  return options;
-}
 
 const log = (message: string): void => {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
@@ -117,14 +78,12 @@ function record(measured: Measured, workload: keyof Measured, contender: Contend
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const sizes: Sizes = options.quick ? QUICK : { ...FULL, repetitions: options.reps ?? FULL.repetitions };
+  const { chosen, taking, needsFixtures, targeted } = selection(options);
   const outDir =
     options.out ??
-    (options.quick || options.only || options.contenders
+    (options.quick || targeted
       ? path.join(os.tmpdir(), options.quick ? 'idb-adk-bench-quick' : 'idb-adk-bench-only')
       : path.join(here, 'results'));
-  const chosen = (id: WorkloadId): boolean => options.only === undefined || options.only.includes(id);
-  const taking = (list: readonly ContenderId[]): ContenderId[] =>
-    list.filter((c) => options.contenders === undefined || options.contenders.includes(c));
   process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
   const startedAt = Date.now();
   const loadBefore = os.loadavg();
@@ -151,9 +110,6 @@ async function main(): Promise<void> {
     browser = { ...(await page.evaluate(() => window.bench.info())), version: context.browser()?.version() };
     log(`profile on disk at ${profile}; ${JSON.stringify(browser)}`);
 
-    // The write workloads make their own sessions: a run of them alone skips the read fixtures.
-    const writesOnly = ['concurrentAppend', 'concurrentAwaited', 'sequentialAppend'];
-    const needsFixtures = options.only === undefined || options.only.some((w) => !writesOnly.includes(w));
     for (const contender of needsFixtures
       ? (['raw-one-tx', 'dexie', 'store-in-thread', 'store-worker'] as const)
       : []) {
@@ -250,7 +206,8 @@ async function main(): Promise<void> {
     formatTable(figures, sizes),
     '',
     'Ratios: the store through its worker over the reference, taken per repetition; median and spread (below 1 = the store is faster).',
-    formatTargets(targets),
+    // A targeted run leaves most figures unmeasured: listing those targets as missed would mislead.
+    formatTargets(targeted ? targets.filter((t) => t.measured !== null) : targets),
     '',
     `Round trip through the worker vs in-thread (p50): appendEvent ${fmt(roundTrip.appendEventP50.workerMs)} vs ${fmt(roundTrip.appendEventP50.inThreadMs)} ms, getSession (${sizes.pointReadEvents} events) ${fmt(roundTrip.getSessionP50.workerMs)} vs ${fmt(roundTrip.getSessionP50.inThreadMs)} ms`,
     `Cold start through the worker: ${fmt(coldStartWorkerReadyMs)} ms of it until the worker answers (median)`,

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { decadeLabel, renderChart } from '../../bench/chart.js';
 import { makeEvent, makeEvents, stateAfter } from '../../bench/events.js';
+import { parseArgs, selection } from '../../bench/options.js';
 import { FIGURES, FULL } from '../../bench/plan.js';
 import {
   computeRatioSummaries,
@@ -237,5 +238,47 @@ describe('chart', () => {
     expect(svg.match(/<text/g)?.length).toBe(svg.match(/<\/text>/g)?.length);
     expect(svg.trim().startsWith('<svg')).toBe(true);
     expect(svg.trim().endsWith('</svg>')).toBe(true);
+  });
+});
+
+describe('command line', () => {
+  it('narrows a run to the named workloads and contenders and reports only what it measured', () => {
+    const options = parseArgs([
+      '--only',
+      'concurrentAwaited',
+      '--contenders',
+      'raw-one-tx,store-worker',
+      '--reps',
+      '3',
+    ]);
+    expect(options).toMatchObject({ reps: 3, only: ['concurrentAwaited'], contenders: ['raw-one-tx', 'store-worker'] });
+    const s = selection(options);
+    expect(s.chosen('concurrentAwaited')).toBe(true);
+    expect(s.chosen('fullRead')).toBe(false);
+    expect(s.taking(['raw-one-tx', 'raw-tx-per-event', 'dexie', 'store-worker'])).toEqual([
+      'raw-one-tx',
+      'store-worker',
+    ]);
+    expect(s.targeted).toBe(true);
+  });
+
+  it('builds the read fixtures unless only write workloads run', () => {
+    expect(selection(parseArgs(['--only', 'concurrentAppend,sequentialAppend'])).needsFixtures).toBe(false);
+    expect(selection(parseArgs(['--only', 'concurrentAppend,fullRead'])).needsFixtures).toBe(true);
+    const full = selection(parseArgs([]));
+    expect([full.needsFixtures, full.targeted, full.chosen('coldStart'), full.taking(['dexie'])]).toEqual([
+      true,
+      false,
+      true,
+      ['dexie'],
+    ]);
+  });
+
+  it('rejects unknown workloads, contenders and arguments, and an empty list', () => {
+    expect(() => parseArgs(['--only', 'fullRaed'])).toThrow(/fullRaed/);
+    expect(() => parseArgs(['--contenders', 'sqlite'])).toThrow(/sqlite/);
+    expect(() => parseArgs(['--only', ''])).toThrow(/--only/);
+    expect(() => parseArgs(['--fast'])).toThrow(/unknown argument/);
+    expect(() => parseArgs(['--reps', '0'])).toThrow(/--reps/);
   });
 });
