@@ -32,24 +32,31 @@ const PRODUCT: ContenderId = 'store-worker';
 /** The name of the ratio of the product over Dexie for a figure: `fullRead` -> `fullReadVsDexie`. */
 export const dexieRatioName = (figure: string): string => `${figure}VsDexie`;
 
-function medianOf(figures: FigureTable, figure: string, contender: ContenderId): number | undefined {
-  return figures[figure]?.[contender]?.median;
+/**
+ * The ratio of two figures, taken per repetition and summarized: contenders
+ * run interleaved within a repetition, so a burst of load from elsewhere
+ * inflates both sides of one quotient instead of one side of a median. Falls
+ * back to the quotient of medians when the repetitions do not pair up.
+ */
+function quotient(a: Summary | undefined, b: Summary | undefined): Summary | undefined {
+  if (a === undefined || b === undefined) return undefined;
+  if (a.values.length === b.values.length && a.values.length > 0 && b.values.every((v) => v > 0)) {
+    return summarize(a.values.map((v, i) => v / (b.values[i] as number)));
+  }
+  return b.median === 0 ? undefined : summarize([a.median / b.median]);
 }
 
-function quotient(a: number | undefined, b: number | undefined): number | undefined {
-  return a === undefined || b === undefined || b === 0 ? undefined : a / b;
-}
-
-/** Every named ratio that the figures allow; names are stable so runs can be compared. */
-export function computeRatios(figures: FigureTable): Record<string, number> {
-  const p = (figure: string): number | undefined => medianOf(figures, figure, PRODUCT);
-  const of = (figure: string, contender: ContenderId): number | undefined => medianOf(figures, figure, contender);
-  const named: Record<string, number | undefined> = {
+/** Every named ratio that the figures allow, summarized over repetitions; names are stable so runs can be compared. */
+export function computeRatioSummaries(figures: FigureTable): Record<string, Summary> {
+  const p = (figure: string): Summary | undefined => figures[figure]?.[PRODUCT];
+  const of = (figure: string, contender: ContenderId): Summary | undefined => figures[figure]?.[contender];
+  const named: Record<string, Summary | undefined> = {
     concurrentAppendVsLimit: quotient(p('concurrentAppend'), of('concurrentAppend', 'raw-one-tx')),
     concurrentAppendVsNaive: quotient(p('concurrentAppend'), of('concurrentAppend', 'raw-tx-per-event')),
     concurrentAwaitedVsLimit: quotient(p('concurrentAwaited'), of('concurrentAwaited', 'raw-one-tx')),
     concurrentAwaitedVsNaive: quotient(p('concurrentAwaited'), of('concurrentAwaited', 'raw-tx-per-event')),
     sequentialP50VsRawTx: quotient(p('sequentialP50'), of('sequentialP50', 'raw-one-tx')),
+    sequentialP50InThreadVsRawTx: quotient(of('sequentialP50', 'store-in-thread'), of('sequentialP50', 'raw-one-tx')),
     fullReadVsGetAll: quotient(p('fullRead'), of('fullRead', 'raw-one-tx')),
     recentWindowGrowth: quotient(p('recentWindow100k'), p('recentWindow1k')),
     recentWindow100kMs: p('recentWindow100k'),
@@ -59,9 +66,14 @@ export function computeRatios(figures: FigureTable): Record<string, number> {
     getSessionWorkerVsInThread: quotient(p('pointReadP50'), of('pointReadP50', 'store-in-thread')),
   };
   for (const figure of FIGURES) named[dexieRatioName(figure.name)] = quotient(p(figure.name), of(figure.name, 'dexie'));
-  const out: Record<string, number> = {};
+  const out: Record<string, Summary> = {};
   for (const [name, value] of Object.entries(named)) if (value !== undefined) out[name] = value;
   return out;
+}
+
+/** The median of each named ratio over the repetitions. */
+export function computeRatios(figures: FigureTable): Record<string, number> {
+  return Object.fromEntries(Object.entries(computeRatioSummaries(figures)).map(([name, s]) => [name, s.median]));
 }
 
 export interface TargetResult {
@@ -72,6 +84,8 @@ export interface TargetResult {
   /** Not one of the issue's targets: the same limit applied to a second reading of a workload, for information. */
   informative: boolean;
   measured: number | null;
+  /** How far the per-repetition ratios spread, `(max - min) / median`; null when not measured. */
+  spread: number | null;
   met: boolean;
 }
 
@@ -82,7 +96,8 @@ const TARGETS: readonly {
   strict?: boolean;
   informative?: boolean;
 }[] = [
-  { ratio: 'concurrentAppendVsLimit', threshold: 2, description: 'concurrent appends within 2x of raw, one tx' },
+  // Issue 11's targets (the earlier ones of issue 5 were looser on appends and reads).
+  { ratio: 'concurrentAppendVsLimit', threshold: 1.5, description: 'concurrent appends within 1.5x of raw, one tx' },
   {
     ratio: 'concurrentAppendVsNaive',
     threshold: 0.2,
@@ -90,22 +105,25 @@ const TARGETS: readonly {
   },
   {
     ratio: 'concurrentAwaitedVsLimit',
-    threshold: 2,
-    informative: true,
-    description: '(info) awaited concurrent appends within 2x of raw, one tx',
+    threshold: 2.5,
+    description: 'awaited concurrent appends (agents) within 2.5x of raw, one tx',
   },
   {
     ratio: 'concurrentAwaitedVsNaive',
-    threshold: 0.2,
-    informative: true,
-    description: '(info) awaited concurrent appends 5x faster than raw, tx per event',
+    threshold: 0.25,
+    description: 'awaited concurrent appends at least 4x faster than raw, tx per event',
   },
   {
     ratio: 'sequentialP50VsRawTx',
-    threshold: 1.3,
-    description: 'sequential append p50 within 1.3x of a single-put tx',
+    threshold: 2.5,
+    description: 'sequential append p50 through the worker within 2.5x of a single-put tx',
   },
-  { ratio: 'fullReadVsGetAll', threshold: 1.5, description: 'full read within 1.5x of a raw getAll' },
+  {
+    ratio: 'sequentialP50InThreadVsRawTx',
+    threshold: 1.8,
+    description: 'sequential append p50 in-thread within 1.8x of a single-put tx',
+  },
+  { ratio: 'fullReadVsGetAll', threshold: 1.2, description: 'full read within 1.2x of a raw getAll' },
   { ratio: 'recentWindowGrowth', threshold: 1.5, description: 'recent window on 100,000 events within 1.5x of 1,000' },
   {
     ratio: 'recentWindow100kMs',
@@ -117,7 +135,10 @@ const TARGETS: readonly {
   { ratio: 'listingGrowth', threshold: 2, description: 'listing over 10,000 sessions within 2x of 1,000' },
 ];
 
-export function evaluateTargets(ratios: Record<string, number>): TargetResult[] {
+export function evaluateTargets(
+  ratios: Record<string, number>,
+  summaries: Record<string, Summary> = {},
+): TargetResult[] {
   const all = [
     ...TARGETS,
     ...FIGURES.map((f) => ({
@@ -131,7 +152,16 @@ export function evaluateTargets(ratios: Record<string, number>): TargetResult[] 
   return all.map(({ ratio, threshold, description, strict, informative }) => {
     const measured = ratios[ratio];
     const met = measured !== undefined && (strict ? measured < threshold : measured <= threshold);
-    return { ratio, description, threshold, measured: measured ?? null, met, informative: informative === true };
+    const spread = summaries[ratio]?.spread ?? null;
+    return {
+      ratio,
+      description,
+      threshold,
+      measured: measured ?? null,
+      spread,
+      met,
+      informative: informative === true,
+    };
   });
 }
 
@@ -167,10 +197,12 @@ export function formatTable(figures: FigureTable, sizes: Sizes): string {
 
 export function formatTargets(targets: TargetResult[]): string {
   return pad([
-    ['target', 'measured', 'limit', ''],
+    ['target', 'measured (median of repetitions)', 'limit', ''],
     ...targets.map((t) => [
       t.description,
-      t.measured === null ? 'n/a' : t.measured.toFixed(t.ratio.endsWith('Ms') ? 2 : 3),
+      t.measured === null
+        ? 'n/a'
+        : `${t.measured.toFixed(t.ratio.endsWith('Ms') ? 2 : 3)}${t.spread === null ? '' : ` ±${Math.round(t.spread * 100)}%`}`,
       `${t.ratio.endsWith('Ms') || t.ratio.endsWith('VsDexie') ? '<' : '<='} ${t.threshold}`,
       t.met ? 'met' : 'MISSED',
     ]),

@@ -1,9 +1,12 @@
 /**
- * `npm run bench [-- --quick] [-- --reps N] [-- --out DIR]`: builds the bench
+ * `npm run bench [-- --quick] [-- --reps N] [-- --only w1,w2] [-- --contenders c1,c2] [-- --out DIR]`: builds the bench
  * page, serves it, drives headless Chromium with a fresh on-disk profile (an
  * in-memory profile flatters IndexedDB), runs every contender on every
  * workload (a warm-up, then the repetitions, contenders interleaved so drift
- * hits all alike), and writes the table, latest.json and chart.svg.
+ * hits all alike), and writes the table, latest.json and chart.svg. `--only`
+ * runs the named workloads alone and `--contenders` the named contenders
+ * (cheap before/after runs on a shared machine: Dexie's writes take most of a
+ * full run); either writes to a temporary folder unless `--out` says otherwise.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -14,8 +17,10 @@ import { build, preview } from 'vite';
 import { chromiumArgs, chromiumPath } from '../vite.config.js';
 import { renderChart } from './chart.js';
 import type { ContenderId } from './contender.js';
+import { parseArgs, selection } from './options.js';
 import { CONTENDER_LABELS, CONTENDERS, FIGURES, FULL, QUICK, type Sizes, WORKLOADS } from './plan.js';
 import {
+  computeRatioSummaries,
   computeRatios,
   evaluateTargets,
   formatMs,
@@ -35,27 +40,6 @@ const COLORS: Record<ContenderId, string> = {
   'store-in-thread': '#6baed6',
   'store-worker': '#08519c',
 };
-
-interface Options {
-  quick: boolean;
-  reps: number | undefined;
-  out: string | undefined;
-}
-
-function parseArgs(argv: string[]): Options {
-  const options: Options = { quick: false, reps: undefined, out: undefined };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--quick') options.quick = true;
-    else if (arg === '--reps') options.reps = Number(argv[++i]);
-    else if (arg === '--out') options.out = argv[++i];
-    else throw new Error(`unknown argument ${arg}; use --quick, --reps N, --out DIR`);
-  }
-  if (options.reps !== undefined && !(Number.isInteger(options.reps) && options.reps > 0)) {
-    throw new Error('--reps needs a positive integer');
-  }
-  return options;
-}
 
 const log = (message: string): void => {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
@@ -94,8 +78,12 @@ function record(measured: Measured, workload: keyof Measured, contender: Contend
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const sizes: Sizes = options.quick ? QUICK : { ...FULL, repetitions: options.reps ?? FULL.repetitions };
+  const { chosen, taking, needsFixtures, targeted } = selection(options);
   const outDir =
-    options.out ?? (options.quick ? path.join(os.tmpdir(), 'idb-adk-bench-quick') : path.join(here, 'results'));
+    options.out ??
+    (options.quick || targeted
+      ? path.join(os.tmpdir(), options.quick ? 'idb-adk-bench-quick' : 'idb-adk-bench-only')
+      : path.join(here, 'results'));
   process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
   const startedAt = Date.now();
   const loadBefore = os.loadavg();
@@ -122,7 +110,9 @@ async function main(): Promise<void> {
     browser = { ...(await page.evaluate(() => window.bench.info())), version: context.browser()?.version() };
     log(`profile on disk at ${profile}; ${JSON.stringify(browser)}`);
 
-    for (const contender of ['raw-one-tx', 'dexie', 'store-in-thread', 'store-worker'] as const) {
+    for (const contender of needsFixtures
+      ? (['raw-one-tx', 'dexie', 'store-in-thread', 'store-worker'] as const)
+      : []) {
       log(`fixtures: ${contender}`);
       fixtures[contender] = await within(
         limitMs * 4,
@@ -141,8 +131,8 @@ async function main(): Promise<void> {
     for (let rep = 0; rep < runs; rep++) {
       log(`repetition ${rep + 1}/${runs}${rep < warmups ? ' (warm-up)' : ''}`);
       for (const workload of WORKLOADS) {
-        if (workload.id === 'coldStart') continue;
-        for (const contender of rotate(workload.contenders, rep)) {
+        if (workload.id === 'coldStart' || !chosen(workload.id)) continue;
+        for (const contender of rotate(taking(workload.contenders), rep)) {
           const metrics = await within(
             limitMs,
             `${workload.id} on ${contender}`,
@@ -160,10 +150,10 @@ async function main(): Promise<void> {
     await page.evaluate(() => window.bench.closeAll());
     await page.close();
 
-    const cold = WORKLOADS.find((w) => w.id === 'coldStart')?.contenders ?? [];
+    const cold = chosen('coldStart') ? (WORKLOADS.find((w) => w.id === 'coldStart')?.contenders ?? []) : [];
     for (let rep = 0; rep < runs; rep++) {
       log(`cold start ${rep + 1}/${runs}${rep < warmups ? ' (warm-up)' : ''}`);
-      for (const contender of rotate(cold, rep)) {
+      for (const contender of rotate(taking(cold), rep)) {
         // With no page open, the browser releases the database files after a short grace period.
         await sleep(sizes.coldStartIdleMs);
         const fresh = await context.newPage();
@@ -185,7 +175,8 @@ async function main(): Promise<void> {
 
   const figures = summarizeFigures(measured);
   const ratios = computeRatios(figures);
-  const targets = evaluateTargets(ratios);
+  const ratioSummaries = computeRatioSummaries(figures);
+  const targets = evaluateTargets(ratios, ratioSummaries);
   const median = (figure: string, c: ContenderId): number | null => figures[figure]?.[c]?.median ?? null;
   const roundTrip = {
     appendEventP50: {
@@ -214,8 +205,9 @@ async function main(): Promise<void> {
     '',
     formatTable(figures, sizes),
     '',
-    'Ratios: the store through its worker over the reference (medians; below 1 = the store is faster).',
-    formatTargets(targets),
+    'Ratios: the store through its worker over the reference, taken per repetition; median and spread (below 1 = the store is faster).',
+    // A targeted run leaves most figures unmeasured: listing those targets as missed would mislead.
+    formatTargets(targeted ? targets.filter((t) => t.measured !== null) : targets),
     '',
     `Round trip through the worker vs in-thread (p50): appendEvent ${fmt(roundTrip.appendEventP50.workerMs)} vs ${fmt(roundTrip.appendEventP50.inThreadMs)} ms, getSession (${sizes.pointReadEvents} events) ${fmt(roundTrip.getSessionP50.workerMs)} vs ${fmt(roundTrip.getSessionP50.inThreadMs)} ms`,
     `Cold start through the worker: ${fmt(coldStartWorkerReadyMs)} ms of it until the worker answers (median)`,
@@ -239,7 +231,7 @@ async function main(): Promise<void> {
     browser,
     sizes,
     ratioConvention:
-      'store through its worker (contender 5) over the named reference, medians; below 1 = the store is faster',
+      'store through its worker (contender 5) over the named reference, per repetition, median over repetitions; below 1 = the store is faster',
     contenders: CONTENDER_LABELS,
     figures: Object.fromEntries(
       FIGURES.map((f) => [
@@ -248,6 +240,7 @@ async function main(): Promise<void> {
       ]),
     ),
     ratios,
+    ratioSpreads: Object.fromEntries(Object.entries(ratioSummaries).map(([name, r]) => [name, r.spread])),
     targets,
     roundTrip,
     coldStartWorkerReadyMs,

@@ -6,14 +6,17 @@
 import { describe, expect, it } from 'vitest';
 import { decadeLabel, renderChart } from '../../bench/chart.js';
 import { makeEvent, makeEvents, stateAfter } from '../../bench/events.js';
+import { parseArgs, selection } from '../../bench/options.js';
 import { FIGURES, FULL } from '../../bench/plan.js';
 import {
+  computeRatioSummaries,
   computeRatios,
   dexieRatioName,
   evaluateTargets,
   type FigureTable,
   formatMs,
   formatTable,
+  formatTargets,
   summarizeFigures,
 } from '../../bench/report.js';
 import { median, percentile, summarize } from '../../bench/stats.js';
@@ -92,6 +95,28 @@ describe('ratios', () => {
     expect(ratios.pointReadP50VsDexie).toBe(1.25);
   });
 
+  it('divides within each repetition and reports the median of those quotients with their spread', () => {
+    // A burst of load in repetition 2 slows both contenders: per-repetition quotients stay at 2.
+    const bursty = summarizeFigures({
+      concurrentAwaited: { 'raw-one-tx': { ms: [100, 1000, 110] }, 'store-worker': { ms: [200, 2000, 220] } },
+    });
+    const summary = computeRatioSummaries(bursty).concurrentAwaitedVsLimit;
+    expect(summary?.median).toBeCloseTo(2, 10);
+    expect(summary?.spread).toBeCloseTo(0, 10);
+    // The quotient of the medians would be 220 / 110 = 2 here too; skewed bursts tell them apart.
+    const skewed = summarizeFigures({
+      concurrentAwaited: { 'raw-one-tx': { ms: [100, 300, 400] }, 'store-worker': { ms: [250, 600, 1000] } },
+    });
+    expect(computeRatios(skewed).concurrentAwaitedVsLimit).toBeCloseTo(2.5, 10);
+  });
+
+  it('falls back to the quotient of medians when repetitions do not pair up', () => {
+    const unpaired = summarizeFigures({
+      fullRead: { 'raw-one-tx': { ms: [10, 20, 30] }, 'store-worker': { ms: [30] } },
+    });
+    expect(computeRatios(unpaired).fullReadVsGetAll).toBe(1.5);
+  });
+
   it('names a ratio against Dexie after its figure', () => {
     expect(dexieRatioName('fullRead')).toBe('fullReadVsDexie');
     expect(FIGURES.map((f) => dexieRatioName(f.name))).toContain('concurrentAppendVsDexie');
@@ -108,8 +133,11 @@ describe('targets', () => {
     evaluateTargets(ratios).find((t) => t.ratio === name);
 
   it('meets a "within" target at its limit and misses it above', () => {
-    expect(verdict({ concurrentAppendVsLimit: 2 }, 'concurrentAppendVsLimit')?.met).toBe(true);
-    expect(verdict({ concurrentAppendVsLimit: 2.01 }, 'concurrentAppendVsLimit')?.met).toBe(false);
+    expect(verdict({ concurrentAppendVsLimit: 1.5 }, 'concurrentAppendVsLimit')?.met).toBe(true);
+    expect(verdict({ concurrentAppendVsLimit: 1.51 }, 'concurrentAppendVsLimit')?.met).toBe(false);
+    expect(verdict({ concurrentAwaitedVsLimit: 2.5 }, 'concurrentAwaitedVsLimit')?.met).toBe(true);
+    expect(verdict({ concurrentAwaitedVsNaive: 0.26 }, 'concurrentAwaitedVsNaive')?.met).toBe(false);
+    expect(verdict({ sequentialP50InThreadVsRawTx: 1.9 }, 'sequentialP50InThreadVsRawTx')?.met).toBe(false);
     expect(verdict({ concurrentAppendVsNaive: 0.25 }, 'concurrentAppendVsNaive')?.met).toBe(false);
   });
 
@@ -120,7 +148,16 @@ describe('targets', () => {
   });
 
   it('reports an unmeasured target as missed, with no figure', () => {
-    expect(verdict({}, 'fullReadVsGetAll')).toMatchObject({ met: false, measured: null });
+    expect(verdict({}, 'fullReadVsGetAll')).toMatchObject({ met: false, measured: null, spread: null });
+  });
+
+  it('carries the spread of the per-repetition ratios into the verdict and its text', () => {
+    const summaries = { fullReadVsGetAll: summarize([1, 1.1, 1.3]) };
+    const [target] = evaluateTargets({ fullReadVsGetAll: 1.1 }, summaries).filter(
+      (t) => t.ratio === 'fullReadVsGetAll',
+    );
+    expect(target?.spread).toBeCloseTo(0.3 / 1.1, 10);
+    expect(formatTargets(target ? [target] : [])).toContain('1.100 ±27%');
   });
 
   it('covers every figure against Dexie', () => {
@@ -201,5 +238,47 @@ describe('chart', () => {
     expect(svg.match(/<text/g)?.length).toBe(svg.match(/<\/text>/g)?.length);
     expect(svg.trim().startsWith('<svg')).toBe(true);
     expect(svg.trim().endsWith('</svg>')).toBe(true);
+  });
+});
+
+describe('command line', () => {
+  it('narrows a run to the named workloads and contenders and reports only what it measured', () => {
+    const options = parseArgs([
+      '--only',
+      'concurrentAwaited',
+      '--contenders',
+      'raw-one-tx,store-worker',
+      '--reps',
+      '3',
+    ]);
+    expect(options).toMatchObject({ reps: 3, only: ['concurrentAwaited'], contenders: ['raw-one-tx', 'store-worker'] });
+    const s = selection(options);
+    expect(s.chosen('concurrentAwaited')).toBe(true);
+    expect(s.chosen('fullRead')).toBe(false);
+    expect(s.taking(['raw-one-tx', 'raw-tx-per-event', 'dexie', 'store-worker'])).toEqual([
+      'raw-one-tx',
+      'store-worker',
+    ]);
+    expect(s.targeted).toBe(true);
+  });
+
+  it('builds the read fixtures unless only write workloads run', () => {
+    expect(selection(parseArgs(['--only', 'concurrentAppend,sequentialAppend'])).needsFixtures).toBe(false);
+    expect(selection(parseArgs(['--only', 'concurrentAppend,fullRead'])).needsFixtures).toBe(true);
+    const full = selection(parseArgs([]));
+    expect([full.needsFixtures, full.targeted, full.chosen('coldStart'), full.taking(['dexie'])]).toEqual([
+      true,
+      false,
+      true,
+      ['dexie'],
+    ]);
+  });
+
+  it('rejects unknown workloads, contenders and arguments, and an empty list', () => {
+    expect(() => parseArgs(['--only', 'fullRaed'])).toThrow(/fullRaed/);
+    expect(() => parseArgs(['--contenders', 'sqlite'])).toThrow(/sqlite/);
+    expect(() => parseArgs(['--only', ''])).toThrow(/--only/);
+    expect(() => parseArgs(['--fast'])).toThrow(/unknown argument/);
+    expect(() => parseArgs(['--reps', '0'])).toThrow(/--reps/);
   });
 });
