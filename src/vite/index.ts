@@ -1,11 +1,11 @@
 /**
  * `idb-adk-sessions/vite`: a Vite plugin that makes Google ADK (`@google/adk` 2.x)
- * bundle and run in a browser page, so its Runner can use this store.
+ * bundle and run in a browser page or worker, so its Runner can use this store.
  *
  * @example
  * // vite.config.ts
  * import { adkBrowser } from 'idb-adk-sessions/vite';
- * export default { plugins: [adkBrowser()] };
+ * export default { plugins: [adkBrowser()], worker: { format: 'es', plugins: () => [adkBrowser()] } };
  */
 import type { Plugin } from 'vite';
 import { isServerOnly, serverOnlyStub } from './server-only.js';

@@ -1,45 +1,19 @@
 // An in-browser ADK agent as a user writes it: ADK's Runner and LlmAgent, this store
 // through its worker, bundled by Vite with `idb-adk-sessions/vite`.
-import { BaseLlm, LlmAgent, Runner } from '@google/adk';
-import { openSessionStore } from 'idb-adk-sessions';
-import { AdkSessionService } from 'idb-adk-sessions/adk';
+import { runTurn } from './adk-turn.js';
 
-/** A model that needs no network: it echoes the user's last message. */
-class EchoModel extends BaseLlm {
-  constructor() {
-    super({ model: 'echo' });
-  }
-  async *generateContentAsync(request) {
-    const last = request.contents.at(-1)?.parts?.[0]?.text ?? '';
-    yield { content: { role: 'model', parts: [{ text: `echo: ${last}` }] }, turnComplete: true };
-  }
-  async connect() {
-    throw new Error('no live mode');
-  }
+/** The same turn, with ADK running in a worker of the app's own (the store in-thread there). */
+function turnInWorker(text) {
+  const worker = new Worker(new URL('./adk-worker.js', import.meta.url), { type: 'module' });
+  return new Promise((resolve, reject) => {
+    worker.onmessage = (event) => {
+      worker.terminate();
+      if (event.data.error) reject(new Error(event.data.error));
+      else resolve(event.data.result);
+    };
+    worker.onerror = (event) => reject(new Error(event.message || 'the ADK worker failed to start'));
+    worker.postMessage(text);
+  });
 }
 
-const key = { appName: 'adk-app', userId: 'u1', sessionId: 's1' };
-
-async function turn(text) {
-  const sessionService = new AdkSessionService(openSessionStore({ dbName: 'consumer-adk' }));
-  try {
-    if (!(await sessionService.getSession(key))) await sessionService.createSession(key);
-    const agent = new LlmAgent({ name: 'echo', model: new EchoModel(), instruction: 'Echo the user.' });
-    const runner = new Runner({ appName: key.appName, agent, sessionService });
-    const replies = [];
-    for await (const event of runner.runAsync({
-      userId: key.userId,
-      sessionId: key.sessionId,
-      newMessage: { role: 'user', parts: [{ text }] },
-    })) {
-      const reply = event.content?.parts?.[0]?.text;
-      if (reply) replies.push(reply);
-    }
-    const stored = await sessionService.getSession(key);
-    return { replies, stored: stored.events.map((e) => e.content?.parts?.[0]?.text) };
-  } finally {
-    await sessionService.close();
-  }
-}
-
-window.adkConsumer = { turn };
+window.adkConsumer = { turn: (text) => runTurn(text, 'shared'), turnInWorker };
