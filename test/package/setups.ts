@@ -41,6 +41,8 @@ export const setups: Record<string, (app: string) => Promise<Served>> = {
       logLevel: 'silent',
       cacheDir: path.join(app, 'node_modules/.vite-dev'),
       server: { host: '127.0.0.1', port: 0 },
+      // The fixture folder holds other pages too (the ADK app needs its plugin): scan this app's page only.
+      optimizeDeps: { entries: ['index.html'] },
     });
     await server.listen();
     return { url: server.resolvedUrls?.local[0] ?? '', close: () => server.close() };
