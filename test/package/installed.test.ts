@@ -57,7 +57,7 @@ describe('in Node', () => {
 });
 
 describe.each(['bundler', 'node16'])('TypeScript, moduleResolution %s', (resolution) => {
-  it('resolves and types the main entry and the /adk subpath', () => {
+  it('resolves and types the main entry and the /adk and /vite subpaths', () => {
     const config = path.join(app, `tsconfig.${resolution}.json`);
     writeFileSync(
       config,

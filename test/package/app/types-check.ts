@@ -9,9 +9,11 @@ import {
   StaleSessionError,
 } from 'idb-adk-sessions';
 import { AdkSessionService } from 'idb-adk-sessions/adk';
+import { adkBrowser } from 'idb-adk-sessions/vite';
 
 const store: SessionStore = openSessionStore({ dbName: 'typed', mode: 'dedicated', worker: '/store-worker.js' });
 const inThread = new IndexedDbSessionService({ dbName: 'typed' });
+export const plugin: { name: string } = adkBrowser();
 export async function typed(): Promise<number> {
   const session: Session = await store.getOrCreateSession({ appName: 'a', userId: 'u' });
   const adk = new AdkSessionService(inThread);
