@@ -3,40 +3,14 @@
  * page with `idb-adk-sessions/vite`, on the store. A transfer waits for the user:
  * Approve runs the tool, Reject does not, and the inspector shows the events ADK wrote.
  */
-import type { Browser, BrowserContext, Page } from 'playwright';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  button,
-  createSession,
-  events,
-  launch,
-  type OpenedPage,
-  openDemo,
-  screenshot,
-  stateRows,
-  timeline,
-} from './helpers.js';
+import type { Page } from 'playwright';
+import { describe, expect, it } from 'vitest';
+import { button, createSession, demoTabs, events, screenshot, stateRows, timeline } from './helpers.js';
 
-let browser: Browser;
-let context: BrowserContext;
-let opened: OpenedPage;
-
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  expect(opened.errors).toEqual([]);
-  expect(opened.dialogs).toEqual([]);
-  await context.close();
-});
+const tabs = demoTabs();
 
 async function adkSession(id: string): Promise<Page> {
-  context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  opened = await openDemo(context);
-  const { page } = opened;
+  const { page } = await tabs.open();
   await createSession(page, { app: 'bank', user: 'ada', id });
   await page.getByRole('combobox', { name: 'Agent' }).selectOption('adk');
   return page;

@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright';
-import { expect, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../../vite.config.js';
 
 /** Screenshots and files the tests write, kept for looking at (ignored by git). */
@@ -39,6 +39,41 @@ export async function openDemo(context: BrowserContext, query = ''): Promise<Ope
   await page.goto(`${inject('demoUrl')}${query}`);
   await page.locator('html[data-ready="true"]').waitFor();
   return { page, errors, dialogs };
+}
+
+/**
+ * One Chromium for the test file and a fresh browser profile for each test. After each
+ * test, every tab it opened must have had no page errors and no alert/confirm dialog.
+ * `open(query)` opens another tab of the demo in the test's profile.
+ */
+export function demoTabs(): { open(query?: string): Promise<OpenedPage> } {
+  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
+  let tabs: OpenedPage[] = [];
+  beforeAll(async () => {
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    for (const tab of tabs) {
+      expect(tab.errors).toEqual([]);
+      expect(tab.dialogs).toEqual([]);
+    }
+    tabs = [];
+    await context?.close();
+    context = undefined;
+  });
+  return {
+    async open(query = '') {
+      if (!browser) throw new Error('demoTabs: the browser is not launched yet');
+      context ??= await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const tab = await openDemo(context, query);
+      tabs.push(tab);
+      return tab;
+    },
+  };
 }
 
 export function button(scope: Page | Locator, name: string): Locator {

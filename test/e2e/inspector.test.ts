@@ -3,44 +3,22 @@
  * session's life (create, chat with the demo agent, inspect events and state
  * by scope, delete), keyboard use, filtering and paging.
  */
-import type { Browser, BrowserContext } from 'playwright';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatBytes } from '../../src/demo/format.js';
 import {
   button,
   chat,
   createSession,
+  demoTabs,
   events,
-  launch,
   type OpenedPage,
-  openDemo,
   sessionRows,
   sessionTitle,
   stateRows,
 } from './helpers.js';
 
-let browser: Browser;
-let context: BrowserContext;
-let opened: OpenedPage;
-
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  // Every test ends with no page errors and no alert/confirm dialogs.
-  expect(opened.errors).toEqual([]);
-  expect(opened.dialogs).toEqual([]);
-  await context.close();
-});
-
-async function fresh(): Promise<OpenedPage> {
-  context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  opened = await openDemo(context);
-  return opened;
-}
+const tabs = demoTabs();
+const fresh = (): Promise<OpenedPage> => tabs.open();
 
 describe('demo inspector', () => {
   it('starts empty and says what to do', async () => {

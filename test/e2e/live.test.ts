@@ -3,38 +3,11 @@
  * one over the SharedWorker and one over its own dedicated worker. What one
  * writes appears in the other without a reload.
  */
-import type { Browser, BrowserContext, Page } from 'playwright';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import {
-  button,
-  chat,
-  createSession,
-  events,
-  launch,
-  type OpenedPage,
-  openDemo,
-  sessionRows,
-  sessionTitle,
-  stateRows,
-} from './helpers.js';
+import type { Page } from 'playwright';
+import { expect, it } from 'vitest';
+import { button, chat, createSession, demoTabs, events, sessionRows, sessionTitle, stateRows } from './helpers.js';
 
-let browser: Browser;
-let context: BrowserContext;
-let tabs: OpenedPage[] = [];
-
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  for (const tab of tabs) {
-    expect(tab.errors).toEqual([]);
-    expect(tab.dialogs).toEqual([]);
-  }
-  await context.close();
-});
+const tabs = demoTabs();
 
 /** Marks the page so a later check can tell it was never reloaded. */
 const mark = (page: Page) => page.evaluate(() => Object.assign(window, { __notReloaded: true }));
@@ -42,10 +15,8 @@ const stillSamePage = (page: Page) =>
   page.evaluate(() => (window as { __notReloaded?: boolean }).__notReloaded === true);
 
 it('a write in one tab appears live in the other, both ways', async () => {
-  context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const a = await openDemo(context);
-  const b = await openDemo(context, '?mode=dedicated');
-  tabs = [a, b];
+  const a = await tabs.open();
+  const b = await tabs.open('?mode=dedicated');
   await mark(b.page);
   expect(await b.page.locator('.db-info').textContent()).toContain('dedicated Worker');
 
