@@ -49,6 +49,9 @@ const app = defineConfig({
   base: './',
   // The demo's ADK agent (and the browser tests') bundle ADK the way an app would: through the package's plugin.
   plugins: [adkBrowser()],
+  // The dev server pre-bundles what the demo page reaches (ADK too, behind its lazy import) and nothing
+  // else: the package tests' fixture pages import the package by name, which only resolves once installed.
+  optimizeDeps: { entries: ['index.html'] },
   build: {
     target: 'es2022',
     sourcemap: true,
