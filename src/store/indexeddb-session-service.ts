@@ -6,8 +6,9 @@ import { type EngineOptions, StoreEngine } from './engine.js';
 export type IndexedDbSessionServiceOptions = EngineOptions;
 
 /**
- * The session store running in this thread, over any `IDBFactory`: real
- * IndexedDB in a page or worker, fake-indexeddb in Node. Instances over the same
+ * The session store running in this thread, over the given `IDBFactory`: real
+ * IndexedDB in a page or worker, fake-indexeddb in Node (with its globals
+ * installed: idb needs IndexedDB's classes as globals). Instances over the same
  * database behave as one store, in one tab or across tabs.
  *
  * @example
