@@ -129,6 +129,9 @@ export class SessionFront implements SessionService, SessionCatalog {
    * session are sent in call order; those waiting together go as one batch.
    */
   appendEvent(request: AppendEventRequest): Promise<Event> {
+    // As ADK does: a partial (streaming) event is handed back, neither checked nor stored; first, as they come often.
+    const maybe = request as Partial<AppendEventRequest> | null | undefined;
+    if (maybe?.event?.partial === true && maybe.session) return Promise.resolve(maybe.event);
     let durability: Durability | undefined;
     // What the store keeps of the event: its JSON form, checked as such. The session object gets the caller's event.
     const checked = withJsonField(request, 'event', EVENT_JSON);

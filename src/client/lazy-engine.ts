@@ -3,16 +3,30 @@
  * store in a worker never downloads the engine or any IndexedDB code, and one
  * that chooses `'in-thread'` fetches them once, when first used.
  */
+import { StorageError, StoreClosedError } from '../errors.js';
 import type { Backend, ImportBatch } from '../protocol.js';
 import type { EngineOptions, StoreEngine } from '../store/engine.js';
 
 export class LazyEngine implements Backend {
   private engine: Promise<StoreEngine> | undefined;
+  private closed = false;
 
   constructor(private readonly options: EngineOptions) {}
 
+  /**
+   * Must reject with `StoreClosedError` after `close()`, loaded or not; a failed
+   * download is a `StorageError` and the next call tries again (a flaky network
+   * must not break the store for the page's lifetime).
+   */
   private load(): Promise<StoreEngine> {
-    this.engine ??= import('../store/engine.js').then(({ StoreEngine }) => new StoreEngine(this.options));
+    if (this.closed) return Promise.reject(new StoreClosedError('the store is closed'));
+    this.engine ??= import('../store/engine.js').then(
+      ({ StoreEngine }) => new StoreEngine(this.options),
+      (error: unknown) => {
+        this.engine = undefined;
+        throw new StorageError(`the store's engine could not be loaded: ${String(error)}`, { cause: error });
+      },
+    );
     return this.engine;
   }
 
@@ -49,8 +63,10 @@ export class LazyEngine implements Backend {
   async listUsers(...args: Parameters<Backend['listUsers']>) {
     return (await this.load()).listUsers(...args);
   }
-  /** Closing a store that was never used loads nothing. */
+  /** Closing a store that was never used loads nothing; one whose engine never loaded has nothing to close. */
   async close(): Promise<void> {
-    if (this.engine) await (await this.engine).close();
+    this.closed = true;
+    const engine = await this.engine?.catch(() => undefined);
+    await engine?.close();
   }
 }

@@ -58,7 +58,12 @@ export class RemoteBackend implements Backend {
         'error',
         (event) => {
           // After hello, errors inside the worker are answered per call; before it, the worker never started.
-          if (!greeted) void describeStartFailure(event, options.workerUrl).then((message) => this.die(message));
+          if (!greeted) {
+            void describeStartFailure(event, options.workerUrl).then(
+              (message) => this.die(message),
+              () => this.die('the store worker failed to start'),
+            );
+          }
         },
         { signal },
       );

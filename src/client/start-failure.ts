@@ -8,9 +8,12 @@
 const FIX =
   'Fix: build with a bundler that follows `new Worker(new URL(..., import.meta.url))` (Vite, webpack 5; Rollup with @web/rollup-plugin-import-meta-assets), or serve a copy of idb-adk-sessions/dist/worker/store.js and pass its URL: openSessionStore({ worker: url }). See "Use it" in the README.';
 
+const PROBE_MS = 3000;
+
 async function probe(url: string): Promise<string | undefined> {
   try {
-    const response = await fetch(url, { method: 'GET', cache: 'no-store' });
+    // A probe that hangs must not hold the failing calls: they wait for this message.
+    const response = await fetch(url, { method: 'GET', cache: 'no-store', signal: AbortSignal.timeout(PROBE_MS) });
     if (!response.ok) {
       return `the server answered ${response.status} for it: the app's build did not emit the worker file, or the server does not serve it`;
     }
@@ -19,13 +22,15 @@ async function probe(url: string): Promise<string | undefined> {
       return `it is served as "${type}", not as JavaScript (a fallback page instead of the file?)`;
     }
   } catch {
-    // Unreachable or refused by CSP: the generic reason below stands.
+    // Unreachable, refused by CSP or too slow: the generic reason below stands.
   }
   return undefined;
 }
 
+/** Never rejects, and settles within a few seconds whatever the network does. */
 export async function describeStartFailure(event: Event, url: string | undefined): Promise<string> {
-  const thrown = event instanceof ErrorEvent && event.message ? event.message : undefined;
+  const thrown =
+    typeof ErrorEvent !== 'undefined' && event instanceof ErrorEvent && event.message ? event.message : undefined;
   const where = url ? `at ${url} ` : '';
   const cause =
     thrown ??
