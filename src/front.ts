@@ -130,8 +130,8 @@ export class SessionFront implements SessionService, SessionCatalog {
    */
   appendEvent(request: AppendEventRequest): Promise<Event> {
     // As ADK does: a partial (streaming) event is handed back, neither checked nor stored; first, as they come often.
-    const maybe = request as Partial<AppendEventRequest> | null | undefined;
-    if (maybe?.event?.partial === true && maybe.session) return Promise.resolve(maybe.event);
+    const partial = partialEvent(request);
+    if (partial) return Promise.resolve(partial);
     let durability: Durability | undefined;
     // What the store keeps of the event: its JSON form, checked as such. The session object gets the caller's event.
     const checked = withJsonField(request, 'event', EVENT_JSON);
@@ -285,4 +285,13 @@ function applyToSession(session: Session, event: Event, delta: Record<string, un
 function stripTemp(event: Event): void {
   const delta = event.actions?.stateDelta;
   if (delta && hasTempKeys(delta) && event.actions) event.actions.stateDelta = withoutTemp(delta);
+}
+
+/** The event of a request for a partial event; `undefined` for anything else, hostile input included. */
+function partialEvent(request: AppendEventRequest): Event | undefined {
+  try {
+    return request.session && request.event.partial === true ? request.event : undefined;
+  } catch {
+    return undefined;
+  }
 }

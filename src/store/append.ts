@@ -9,7 +9,6 @@
  * scopes and the session record together. IndexedDB serialises overlapping
  * readwrite transactions across tabs, so this holds for every tab and instance.
  */
-import type { IDBPDatabase, IDBPTransaction } from 'idb';
 import {
   normalizeStorageError,
   SessionNotFoundError,
@@ -20,9 +19,8 @@ import {
 import type { AppendBatch, AppendOutcome, StoreChange } from '../protocol.js';
 import { applyDelta, hasTempKeys, isEmpty, splitDelta, withoutTemp } from '../state.js';
 import type { Event } from '../types.js';
+import type { Db } from './idb/index.js';
 import type { AppRecord, SessionRecord, StoreSchema, UserRecord } from './records.js';
-
-type Tx = IDBPTransaction<StoreSchema, ('sessions' | 'events' | 'appState' | 'userState')[], 'readwrite'>;
 
 export interface GroupResult {
   outcome?: AppendOutcome;
@@ -56,11 +54,11 @@ export function storable(event: Event): Event {
  * every batch) if the transaction aborts: then nothing of the group is stored.
  */
 export async function commitGroup(
-  db: IDBPDatabase<StoreSchema>,
+  db: Db<StoreSchema>,
   batches: AppendBatch[],
   durability: IDBTransactionDurability,
 ): Promise<GroupResult[]> {
-  const tx: Tx = db.transaction(['sessions', 'events', 'appState', 'userState'], 'readwrite', { durability });
+  const tx = db.transaction(['sessions', 'events', 'appState', 'userState'], 'readwrite', { durability });
   const sessions = tx.objectStore('sessions');
   const events = tx.objectStore('events');
   const byId = events.index('byId');

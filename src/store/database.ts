@@ -2,8 +2,8 @@
  * Opening the database: the versioned schema, its upgrade steps, and what
  * happens when other connections get in the way.
  */
-import { type IDBPDatabase, wrap } from 'idb';
-import { StorageError, StoreClosedError, UpgradeBlockedError } from '../errors.js';
+import { StoreClosedError, UpgradeBlockedError } from '../errors.js';
+import { Db, realmOf, settle } from './idb/index.js';
 import type { StoreSchema } from './records.js';
 
 /**
@@ -36,6 +36,8 @@ export const shippedUpgrades: readonly UpgradeStep[] = upgrades;
 
 export interface OpenOptions {
   indexedDB: IDBFactory;
+  /** The factory's own `IDBKeyRange`, when it is not the global one. */
+  IDBKeyRange?: typeof IDBKeyRange;
   name: string;
   /** How long to wait for other tabs to release an older version before failing. */
   blockedTimeoutMs: number;
@@ -54,16 +56,8 @@ export interface OpenOptions {
  * connection that opens after the deadline is closed at once, so it cannot
  * block anyone in turn.
  */
-export function openDatabase(options: OpenOptions): Promise<IDBPDatabase<StoreSchema>> {
+export function openDatabase(options: OpenOptions): Promise<Db<StoreSchema>> {
   const { indexedDB, name, blockedTimeoutMs, onExternalClose } = options;
-  // idb, underneath, recognises IndexedDB's objects by the global classes of the realm it runs in.
-  if (typeof globalThis.IDBRequest === 'undefined' || typeof globalThis.IDBKeyRange === 'undefined') {
-    return Promise.reject(
-      new StorageError(
-        "IndexedDB's classes (IDBRequest, IDBKeyRange, ...) are not globals here, and the store needs them besides the factory: in Node, import 'fake-indexeddb/auto' before using the store",
-      ),
-    );
-  }
   const steps = options.upgrades ?? upgrades;
   const target = steps.length - 1;
   let request: IDBOpenDBRequest;
@@ -95,12 +89,12 @@ export function openDatabase(options: OpenOptions): Promise<IDBPDatabase<StoreSc
     }
   });
 
-  const opened = (wrap(request) as unknown as Promise<IDBPDatabase<StoreSchema>>).then(
+  const opened = settle(request).then(
     (db) => {
       clearTimeout(timer);
       if (timedOut) {
         db.close();
-        return db;
+        return new Db<StoreSchema>(realmOf(indexedDB, options.IDBKeyRange), db);
       }
       db.addEventListener('versionchange', () => {
         db.close();
@@ -113,7 +107,7 @@ export function openDatabase(options: OpenOptions): Promise<IDBPDatabase<StoreSc
       db.addEventListener('close', () => {
         onExternalClose(new StoreClosedError(`database "${name}" was closed by the browser`));
       });
-      return db;
+      return new Db<StoreSchema>(realmOf(indexedDB, options.IDBKeyRange), db);
     },
     (error: unknown) => {
       clearTimeout(timer);

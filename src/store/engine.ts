@@ -5,7 +5,6 @@
  * anything arriving over a port).
  */
 
-import type { IDBPDatabase } from 'idb';
 import { ChangePublisher } from '../changes.js';
 import { AlreadyExistsError, normalizeStorageError, QuotaExceededError, StoreClosedError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -38,6 +37,7 @@ import type {
 import { commitGroup, type GroupResult } from './append.js';
 import { openDatabase, type UpgradeStep } from './database.js';
 import { DEFAULT_DB_NAME } from './defaults.js';
+import { bound, type Db } from './idb/index.js';
 import { commitImport } from './import.js';
 import { readEvents, readEventsOf, readPage, readUsers } from './reads.js';
 import { ALL_STORES, type AppRecord, type SessionRecord, type StoreSchema, type UserRecord } from './records.js';
@@ -47,6 +47,12 @@ export interface EngineOptions {
   dbName?: string;
   /** The IndexedDB to use. Default `globalThis.indexedDB`. */
   indexedDB?: IDBFactory;
+  /**
+   * The `IDBKeyRange` class of `indexedDB`'s implementation, where it is not a
+   * global (fake-indexeddb in Node without `fake-indexeddb/auto`). Optional: without
+   * it range reads step a cursor instead, which is correct but slower.
+   */
+  IDBKeyRange?: typeof IDBKeyRange;
   /**
    * Durability of appends unless an append says otherwise. Default `'relaxed'`:
    * a committed append survives a tab, worker or browser crash; `'strict'` also
@@ -87,9 +93,10 @@ const sessionKeyString = (appName: string, userId: string, sessionId: string): s
 export class StoreEngine implements Backend {
   readonly dbName: string;
   private readonly factory: IDBFactory;
+  private readonly keyRange: typeof IDBKeyRange | undefined;
   private readonly durability: Durability;
   private readonly blockedTimeoutMs: number;
-  private connection: Promise<IDBPDatabase<StoreSchema>> | undefined;
+  private connection: Promise<Db<StoreSchema>> | undefined;
   private closedError: StoreClosedError | undefined;
   private pending: Pending[] = [];
   private flushing: Promise<void> | undefined;
@@ -104,6 +111,7 @@ export class StoreEngine implements Backend {
     const factory = options.indexedDB ?? globalThis.indexedDB;
     if (!factory) throw new StoreClosedError('no IndexedDB in this environment: pass `indexedDB`');
     this.factory = factory;
+    this.keyRange = options.IDBKeyRange;
     this.durability = options.durability ?? 'relaxed';
     this.blockedTimeoutMs = options.blockedTimeoutMs ?? 5000;
     this.publisher = new ChangePublisher(this.dbName);
@@ -143,11 +151,12 @@ export class StoreEngine implements Backend {
     this.publisher.publish(change);
   }
 
-  private db(): Promise<IDBPDatabase<StoreSchema>> {
+  private db(): Promise<Db<StoreSchema>> {
     if (this.closedError) return Promise.reject(this.closedError);
     if (!this.connection) {
       const opening = openDatabase({
         indexedDB: this.factory,
+        ...(this.keyRange ? { IDBKeyRange: this.keyRange } : {}),
         name: this.dbName,
         blockedTimeoutMs: this.blockedTimeoutMs,
         onExternalClose: (error) => this.markClosed(error),
@@ -163,7 +172,7 @@ export class StoreEngine implements Backend {
   }
 
   /** Runs `work` and turns whatever IndexedDB threw into the typed family. */
-  private async run<T>(work: (db: IDBPDatabase<StoreSchema>) => Promise<T>): Promise<T> {
+  private async run<T>(work: (db: Db<StoreSchema>) => Promise<T>): Promise<T> {
     const db = await this.db();
     try {
       return await work(db);
@@ -446,15 +455,13 @@ export class StoreEngine implements Backend {
   listSessionKeys(request: ListSessionKeysRequest): Promise<SessionKey[]> {
     const { appName, userId } = request;
     return this.run(async (db) => {
-      const sessions = db.transaction('sessions').store;
+      const sessions = db.transaction('sessions').objectStore('sessions');
       const keys =
         appName === undefined
           ? await sessions.index('byAppTime').getAllKeys()
           : userId === undefined
-            ? await sessions.index('byAppTime').getAllKeys(IDBKeyRange.bound([appName], [appName, []]))
-            : await sessions
-                .index('byUserTime')
-                .getAllKeys(IDBKeyRange.bound([appName, userId], [appName, userId, []]));
+            ? await sessions.index('byAppTime').getAllKeys(bound([appName], [appName, []]))
+            : await sessions.index('byUserTime').getAllKeys(bound([appName, userId], [appName, userId, []]));
       return keys.map(([app, user, id]) => ({ appName: app, userId: user, sessionId: id }));
     });
   }
@@ -483,7 +490,7 @@ export class StoreEngine implements Backend {
   listUsers(request: ListUsersRequest): Promise<UserSummary[]> {
     return this.run(async (db) => {
       const tx = db.transaction('userState', 'readonly');
-      const records = await readUsers(tx.store, request.appName, request.offset ?? 0, request.limit);
+      const records = await readUsers(tx.objectStore('userState'), request.appName, request.offset ?? 0, request.limit);
       return records.map((r) => ({ appName: r.appName, userId: r.userId, sessionCount: r.sessionCount }));
     });
   }
@@ -524,7 +531,7 @@ function toLoaded(
  * unknown session.
  */
 async function removeSession(
-  db: IDBPDatabase<StoreSchema>,
+  db: Db<StoreSchema>,
   { appName, userId, sessionId }: DeleteSessionRequest,
   counts: boolean,
 ): Promise<boolean> {
@@ -542,7 +549,7 @@ async function removeSession(
     .delete([appName, userId, sessionId])
     .catch(() => {});
   tx.objectStore('events')
-    .delete(IDBKeyRange.bound([record.uid, 0], [record.uid, Number.POSITIVE_INFINITY]))
+    .delete(bound([record.uid, 0], [record.uid, Number.POSITIVE_INFINITY]))
     .catch(() => {});
   lowerCounts(tx.objectStore('appState'), tx.objectStore('userState'), app, user);
   await tx.done;
@@ -563,7 +570,7 @@ function lowerCounts(
 }
 
 /** Lowers the app's and user's session counts by one (a deletion made without them). */
-async function decrementCounts(db: IDBPDatabase<StoreSchema>, appName: string, userId: string): Promise<void> {
+async function decrementCounts(db: Db<StoreSchema>, appName: string, userId: string): Promise<void> {
   const tx = db.transaction(['appState', 'userState'], 'readwrite');
   const [app, user] = await Promise.all([
     tx.objectStore('appState').get(appName),

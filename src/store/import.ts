@@ -4,12 +4,12 @@
  * the database as it was). Each imported session is a fresh incarnation: a new
  * `uid`, revision 0, its events at `seq` 0..n-1 in the order given.
  */
-import type { IDBPDatabase } from 'idb';
 import { AlreadyExistsError, InvalidInputError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { ImportBatch, ImportOutcome, StoreChange } from '../protocol.js';
 import { applyDelta, isEmpty, splitDelta } from '../state.js';
 import { storable } from './append.js';
+import { bound, type Db } from './idb/index.js';
 import { ALL_STORES, type AppRecord, type SessionRecord, type StoreSchema, type UserRecord } from './records.js';
 
 export interface ImportCommit {
@@ -53,7 +53,7 @@ function refusal(error: unknown, cause: unknown): unknown {
  * transaction runs, never the total: only the commit completes an import.
  */
 export async function commitImport(
-  db: IDBPDatabase<StoreSchema>,
+  db: Db<StoreSchema>,
   batch: ImportBatch,
   durability: IDBTransactionDurability,
   onProgress?: (processed: number) => void,
@@ -125,7 +125,7 @@ export async function commitImport(
       dirtyApps.add(appName);
       dirtyUsers.add(userKey);
       if (old) {
-        events.delete(IDBKeyRange.bound([old.uid, 0], [old.uid, Number.POSITIVE_INFINITY])).catch(ignore);
+        events.delete(bound([old.uid, 0], [old.uid, Number.POSITIVE_INFINITY])).catch(ignore);
         changes.push({
           type: 'deleted',
           appName,

@@ -4,17 +4,12 @@
  * timestamp index, and a page of a listing walks the time index from the page's
  * start rather than scanning every session.
  */
-import { type IDBPIndex, type IDBPObjectStore, type IDBPTransaction, unwrap, wrap } from 'idb';
 import type { GetSessionConfig } from '../types.js';
-import type { EventRecord, SessionRecord, StoreSchema, UserRecord } from './records.js';
+import { bound, type Index, type Store, type Tx } from './idb/index.js';
+import type { EventRecord, SessionRecord, StoreName, StoreSchema, UserRecord } from './records.js';
 
-type ReadTx = IDBPTransaction<StoreSchema, ('sessions' | 'events' | 'appState' | 'userState')[], 'readonly'>;
-type EventStore = IDBPObjectStore<
-  StoreSchema,
-  ('sessions' | 'events' | 'appState' | 'userState')[],
-  'events',
-  'readonly'
->;
+type ReadTx = Tx<StoreSchema, StoreName>;
+type EventStore = Store<StoreSchema['events']>;
 
 const bySeq = (a: EventRecord, b: EventRecord): number => a.seq - b.seq;
 
@@ -22,30 +17,16 @@ const bySeq = (a: EventRecord, b: EventRecord): number => a.seq - b.seq;
 async function lastEvents(store: EventStore, rec: SessionRecord, n: number): Promise<EventRecord[]> {
   const expected = Math.min(n, rec.eventCount);
   const from = Math.max(0, rec.nextSeq - n);
-  const window = await store.getAll(IDBKeyRange.bound([rec.uid, from], [rec.uid, Number.POSITIVE_INFINITY]));
+  const window = await store.getAll(bound([rec.uid, from], [rec.uid, Number.POSITIVE_INFINITY]));
   if (window.length >= expected) return window;
   // Sequence numbers are dense by construction; should a gap ever appear, walk back instead.
   const found: EventRecord[] = [];
-  let cursor = await store.openCursor(IDBKeyRange.bound([rec.uid, 0], [rec.uid, Number.POSITIVE_INFINITY]), 'prev');
+  let cursor = await store.openCursor(bound([rec.uid, 0], [rec.uid, Number.POSITIVE_INFINITY]), 'prev');
   while (cursor && found.length < n) {
     found.push(cursor.value);
     cursor = await cursor.continue();
   }
   return found.reverse();
-}
-
-/** `getAllRecords` (IndexedDB 3.1, Chromium 141+): a range read in either direction, in one request. */
-interface RecordsReader<T> {
-  getAllRecords(options: {
-    query?: IDBKeyRange;
-    count?: number;
-    direction?: IDBCursorDirection;
-  }): IDBRequest<{ value: T }[]>;
-}
-
-function recordsReader<T>(native: IDBObjectStore | IDBIndex): RecordsReader<T> | undefined {
-  const candidate = native as unknown as Partial<RecordsReader<T>>;
-  return typeof candidate.getAllRecords === 'function' ? (candidate as RecordsReader<T>) : undefined;
 }
 
 /**
@@ -66,13 +47,13 @@ export function readEventsOf(
   if (n === 0) return Promise.resolve([]);
   if (n !== undefined) return undefined;
   if (after !== undefined) {
-    const range = IDBKeyRange.bound([uid, after], [uid, Number.POSITIVE_INFINITY]);
+    const range = bound([uid, after], [uid, Number.POSITIVE_INFINITY]);
     return store
       .index('byTime')
       .getAll(range)
       .then((records) => records.sort(bySeq));
   }
-  return store.getAll(IDBKeyRange.bound([uid, 0], [uid, Number.POSITIVE_INFINITY]));
+  return store.getAll(bound([uid, 0], [uid, Number.POSITIVE_INFINITY]));
 }
 
 /** The events `config` selects, in append order (never by timestamp). */
@@ -88,12 +69,10 @@ export async function readEvents(
   return after === undefined ? recent : recent.filter((r) => r.timestamp >= after);
 }
 
-type TimeIndex = IDBPIndex<
-  StoreSchema,
-  ('sessions' | 'events' | 'appState' | 'userState')[],
-  'sessions',
-  'byAppTime' | 'byUserTime',
-  'readonly'
+type TimeIndex = Index<
+  SessionRecord,
+  [string, number, string, string] | [string, string, number, string],
+  [string, string, string]
 >;
 
 /**
@@ -117,20 +96,17 @@ const byTimeThenId =
  * so its ties can be put in id order.
  */
 async function newestPage(
-  reader: RecordsReader<SessionRecord>,
+  newest: Promise<SessionRecord[]>,
   index: TimeIndex,
-  all: IDBKeyRange,
   prefix: string[],
   take: number,
 ): Promise<SessionRecord[]> {
-  let records = (await wrap(reader.getAllRecords({ query: all, count: take + 1, direction: 'prev' }))).map(
-    (r) => r.value,
-  );
+  let records = await newest;
   const last = records[take - 1];
   const after = records[take];
   if (last && after && last.lastUpdateTime === after.lastUpdateTime) {
     const time = last.lastUpdateTime;
-    const group = await index.getAll(IDBKeyRange.bound([...prefix, time], [...prefix, time, []]));
+    const group = await index.getAll(bound([...prefix, time], [...prefix, time, []]));
     records = [...records.filter((r) => r.lastUpdateTime !== time), ...group];
   }
   return records.sort(byTimeThenId(-1)).slice(0, take);
@@ -149,7 +125,7 @@ export async function readPage(
   take: number,
 ): Promise<SessionRecord[]> {
   if (take === 0) return [];
-  const all = IDBKeyRange.bound(prefix, [...prefix, []]);
+  const all = bound(prefix, [...prefix, []]);
   if (take > CURSOR_PAGE_LIMIT) {
     const records = await index.getAll(all);
     return records.sort(byTimeThenId(direction === 'asc' ? 1 : -1)).slice(offset, offset + take);
@@ -160,10 +136,10 @@ export async function readPage(
     const cursor = await index.openKeyCursor(all);
     const start = cursor && (await cursor.advance(offset));
     if (!start) return [];
-    return index.getAll(IDBKeyRange.bound(start.key, [...prefix, []]), take);
+    return index.getAll(bound(start.key, [...prefix, []]), take);
   }
-  const reader = offset === 0 ? recordsReader<SessionRecord>(unwrap(index)) : undefined;
-  if (reader) return newestPage(reader, index, all, prefix, take);
+  const newest = offset === 0 ? index.getAllRecords(all, take + 1, 'prev') : undefined;
+  if (newest) return newestPage(newest, index, prefix, take);
   // Descending: a reverse walk yields ties by id descending, so each group of equal
   // times is gathered whole and reordered. Find the time at the page's start and how
   // far into its group the page starts, then collect from the start of that group.
@@ -174,14 +150,14 @@ export async function readPage(
   const groupTop = [...prefix, startTime, []];
   // The walk passed exactly the newer sessions and the group's keys above `start`;
   // counting only the latter keeps this to one tie group, not a second walk of the offset.
-  const skip = await index.count(IDBKeyRange.bound(start.key, groupTop, true, false));
+  const skip = await index.count(bound(start.key, groupTop, true, false));
   const collected: SessionRecord[] = [];
   let group: SessionRecord[] = [];
   const flush = (): void => {
     collected.push(...group.sort(byTimeThenId(-1)));
     group = [];
   };
-  let cursor = await index.openCursor(IDBKeyRange.bound(prefix, groupTop), 'prev');
+  let cursor = await index.openCursor(bound(prefix, groupTop), 'prev');
   while (cursor) {
     const record = cursor.value;
     if (group.length > 0 && (group[0] as SessionRecord).lastUpdateTime !== record.lastUpdateTime) {
@@ -195,7 +171,7 @@ export async function readPage(
   return collected.slice(skip, skip + take);
 }
 
-type UserStore = IDBPObjectStore<StoreSchema, ['userState'], 'userState', 'readonly'>;
+type UserStore = Store<StoreSchema['userState']>;
 
 /** One page of an app's user records, by `userId` ascending. Reads about `offset + take` keys and `take` records. */
 export async function readUsers(
@@ -205,12 +181,12 @@ export async function readUsers(
   take: number | undefined,
 ): Promise<UserRecord[]> {
   if (take === 0) return [];
-  const all = IDBKeyRange.bound([appName], [appName, []]);
+  const all = bound([appName], [appName, []]);
   if (offset === 0) return store.getAll(all, take);
   const cursor = await store.openKeyCursor(all);
   const start = cursor && (await cursor.advance(offset));
   if (!start) return [];
-  return store.getAll(IDBKeyRange.bound(start.key, [appName, []]), take);
+  return store.getAll(bound(start.key, [appName, []]), take);
 }
 
 export type { ReadTx };

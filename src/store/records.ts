@@ -4,7 +4,6 @@
  * every incarnation of a session id) and a sequence number assigned inside the
  * append transaction, so append order holds across tabs whatever the timestamps.
  */
-import type { DBSchema } from 'idb';
 import type { Event } from '../types.js';
 
 export interface SessionRecord {
@@ -45,7 +44,8 @@ export interface UserRecord {
   sessionCount: number;
 }
 
-export interface StoreSchema extends DBSchema {
+/** The object stores, for the typed handles of ./idb. */
+export type StoreSchema = {
   sessions: {
     key: [string, string, string];
     value: SessionRecord;
@@ -59,9 +59,9 @@ export interface StoreSchema extends DBSchema {
     value: EventRecord;
     indexes: { byId: [string, string]; byTime: [string, number] };
   };
-  appState: { key: string; value: AppRecord };
-  userState: { key: [string, string]; value: UserRecord };
-}
+  appState: { key: string; value: AppRecord; indexes: Record<never, never> };
+  userState: { key: [string, string]; value: UserRecord; indexes: Record<never, never> };
+};
 
 export type StoreName = 'sessions' | 'events' | 'appState' | 'userState';
 export const ALL_STORES: StoreName[] = ['sessions', 'events', 'appState', 'userState'];

@@ -1,7 +1,8 @@
 /**
  * `openSessionStore({ mode: 'in-thread' })` loads its engine on first use: what
  * happens when it is closed before that, when the download fails, and what a
- * partial (streaming) event costs.
+ * partial (streaming) event costs. `openSessionStore` takes no factory: in
+ * Node it runs on IndexedDB's globals, installed here as the README says.
  */
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -76,5 +77,20 @@ describe('in-thread store', () => {
     expect(session.events).toEqual([]);
     expect((await store.getSession({ ...key, sessionId: session.id }))?.events).toEqual([]);
     await store.close();
+  });
+
+  it('serves ADK through the adapter, and what it stores survives a reopen', async () => {
+    const { AdkSessionService } = await import('../../src/adk/index.js');
+    const { openSessionStore } = await load();
+    const name = dbName();
+    const first = new AdkSessionService(openSessionStore({ dbName: name, mode: 'in-thread' }));
+    const session = await first.createSession({ ...key, state: { 'user:name': 'Ada', topic: 'boats' } });
+    await first.close();
+    const again = new AdkSessionService(openSessionStore({ dbName: name, mode: 'in-thread' }));
+    expect((await again.getSession({ ...key, sessionId: session.id }))?.state).toEqual({
+      'user:name': 'Ada',
+      topic: 'boats',
+    });
+    await again.close();
   });
 });

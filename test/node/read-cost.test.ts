@@ -5,10 +5,13 @@
  * fake-indexeddb hands back, so a change that turns a key-range read into a
  * scan fails here even when it is still fast on a small database.
  *
+ * Stores get fake-indexeddb's own IDBKeyRange: the native range reads browsers
+ * run, not the cursor steps the store falls back to with a bare factory.
+ *
  * The long session has 100,000 events by default; READ_COST_EVENTS overrides
  * it (for a quicker local run, or a larger stress run).
  */
-import { IDBFactory } from 'fake-indexeddb';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Event, IndexedDbSessionService, type Session } from '../../src/index.js';
 import { installReadCounter, type ReadTally } from './read-counter.js';
@@ -79,7 +82,7 @@ describe('getSession read cost', () => {
   let store: IndexedDbSessionService;
 
   beforeAll(async () => {
-    store = new IndexedDbSessionService({ indexedDB: new IDBFactory(), dbName: 'read-cost-events' });
+    store = new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: 'read-cost-events' });
     const started = performance.now();
     await buildSession(store, 'long', LONG);
     const built = performance.now();
@@ -151,7 +154,7 @@ describe('listSessions read cost', { timeout: 30_000 }, () => {
   let all: Session[];
 
   beforeAll(async () => {
-    store = new IndexedDbSessionService({ indexedDB: new IDBFactory(), dbName: 'read-cost-sessions' });
+    store = new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: 'read-cost-sessions' });
     const created: Promise<Session>[] = [];
     for (let k = 0; k < SESSIONS; k++) {
       // Ids whose order is unrelated to creation order or time, so a tie-break bug shows.
@@ -225,7 +228,7 @@ describe('listSessions read cost', { timeout: 30_000 }, () => {
 describe('count() on events', () => {
   it('the counter records count() calls and their source (so an empty list means none happened)', async () => {
     const indexedDB = new IDBFactory();
-    const store = new IndexedDbSessionService({ indexedDB, dbName: 'count-probe' });
+    const store = new IndexedDbSessionService({ indexedDB, IDBKeyRange, dbName: 'count-probe' });
     await store.createSession({ appName: APP, userId: USER, sessionId: 's' });
     await store.close();
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
@@ -247,7 +250,7 @@ describe('count() on events', () => {
   });
 
   it('is never called on the events store or its indexes during a whole workload', async () => {
-    const store = new IndexedDbSessionService({ indexedDB: new IDBFactory(), dbName: 'count-workload' });
+    const store = new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: 'count-workload' });
     const stop = counter.start();
     const sessions: Session[] = [];
     for (let k = 0; k < 30; k++) {

@@ -1,9 +1,9 @@
 /**
  * Counts what fake-indexeddb hands back to the store, by wrapping the read
- * methods on the prototypes that `fake-indexeddb/auto` installs as globals.
- * Counting at this level, under `idb` and the store, measures the store's real
- * read pattern rather than what its code says it does.
+ * methods on its classes' prototypes. Counting at this level, under the store,
+ * measures the store's real read pattern rather than what its code says it does.
  */
+import { IDBCursor, IDBIndex, IDBObjectStore } from 'fake-indexeddb';
 
 /** What one measured stretch of work read. */
 export interface ReadTally {
@@ -61,7 +61,7 @@ export function installReadCounter(): ReadCounter {
     undo.push(() => Reflect.set(proto, name, original));
   };
 
-  for (const proto of [globalThis.IDBObjectStore.prototype, globalThis.IDBIndex.prototype]) {
+  for (const proto of [IDBObjectStore.prototype, IDBIndex.prototype]) {
     for (const { name, kind, measure } of methods) {
       patch(
         proto,
@@ -86,7 +86,7 @@ export function installReadCounter(): ReadCounter {
   }
   // `advance(n)` lands on one record (counted by the request listener) after stepping over n - 1 others.
   patch(
-    globalThis.IDBCursor.prototype,
+    IDBCursor.prototype,
     'advance',
     (original) =>
       function (this: IDBCursor, count: number): void {

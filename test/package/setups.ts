@@ -109,7 +109,6 @@ export const setups: Record<string, (app: string) => Promise<Served>> = {
       imports: {
         'idb-adk-sessions': './node_modules/idb-adk-sessions/dist/index.js',
         comlink: './node_modules/comlink/dist/esm/comlink.mjs',
-        idb: './node_modules/idb/build/index.js',
         zod: './node_modules/zod/index.js',
       },
     };

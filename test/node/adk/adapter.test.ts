@@ -9,7 +9,7 @@ import { BaseSessionService, LlmAgent, Runner } from '@google/adk';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { type AdkCompatibleStore, AdkSessionService } from '../../../src/adk/index.js';
-import { AlreadyExistsError, IndexedDbSessionService, openSessionStore, type Session } from '../../../src/index.js';
+import { AlreadyExistsError, IndexedDbSessionService, type Session } from '../../../src/index.js';
 import { type RecordedRequest, ScriptedModel, say } from '../../adk/scripted-model.js';
 
 const root = join(import.meta.dirname, '../../..');
@@ -43,15 +43,15 @@ async function turn(r: Runner, text: string): Promise<string[]> {
 }
 
 describe('AdkSessionService', () => {
-  it('is a BaseSessionService a Runner accepts, over openSessionStore, and what it stores survives a reopen', async () => {
-    const dbName = 'adapter-open';
-    const first = new AdkSessionService(openSessionStore({ dbName, mode: 'in-thread' }));
+  it('is a BaseSessionService a Runner accepts, and what it stores survives a reopen', async () => {
+    const options = { dbName: 'adapter-open', indexedDB: new IDBFactory() };
+    const first = new AdkSessionService(new IndexedDbSessionService(options));
     expect(first).toBeInstanceOf(BaseSessionService);
     await first.createSession({ ...key, state: { 'user:name': 'Ada' } });
     expect(await turn(runner(first, ['hello Ada']), 'hi')).toEqual(['hello Ada']);
     await first.close();
 
-    const again = new AdkSessionService(openSessionStore({ dbName, mode: 'in-thread' }));
+    const again = new AdkSessionService(new IndexedDbSessionService(options));
     const log: RecordedRequest[] = [];
     expect(await turn(runner(again, ['still here'], log), 'are you there?')).toEqual(['still here']);
     expect(String(log[0]?.instruction)).toContain('Talk to Ada.');

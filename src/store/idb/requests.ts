@@ -1,0 +1,34 @@
+/**
+ * IndexedDB's requests and transactions as promises, recognised by what they
+ * do rather than by `instanceof` against global classes: a factory from any
+ * realm works (fake-indexeddb in Node with no globals installed, an iframe's).
+ */
+
+/**
+ * Settles with the request's next outcome. A cursor request fires again after
+ * every `continue()`, so this is called once per step. Resolution runs in a
+ * microtask of the success event, while the transaction is still active.
+ */
+export function settle<T>(request: IDBRequest<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+/**
+ * Settles when the transaction commits; rejects with its error when it aborts
+ * (an `AbortError` for an explicit `abort()`). Created with the transaction, so
+ * an outcome is never missed; marked handled, so a transaction whose outcome
+ * nobody awaits (an aborted read) raises no unhandled rejection.
+ */
+export function completion(tx: IDBTransaction): Promise<void> {
+  const done = new Promise<void>((resolve, reject) => {
+    const fail = (): void => reject(tx.error ?? new DOMException('the transaction was aborted', 'AbortError'));
+    tx.addEventListener('complete', () => resolve(), { once: true });
+    tx.addEventListener('error', fail, { once: true });
+    tx.addEventListener('abort', fail, { once: true });
+  });
+  done.catch(() => {});
+  return done;
+}
