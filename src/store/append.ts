@@ -17,7 +17,7 @@ import {
   type WireError,
 } from '../errors.js';
 import type { AppendBatch, AppendOutcome, StoreChange } from '../protocol.js';
-import { applyDelta, hasTempKeys, isEmpty, splitDelta, withoutTemp } from '../state.js';
+import { APP_PREFIX, applyDelta, hasTempKeys, isEmpty, splitDelta, USER_PREFIX, withoutTemp } from '../state.js';
 import type { Event } from '../types.js';
 import type { Db } from './idb/index.js';
 import type { AppRecord, SessionRecord, StoreSchema, UserRecord } from './records.js';
@@ -48,15 +48,42 @@ export function storable(event: Event): Event {
   };
 }
 
+/** Which shared scopes a batch's events write: only those records are read. */
+function scopesOf(b: AppendBatch): { app: boolean; user: boolean } {
+  let app = false;
+  let user = false;
+  for (const e of b.events) {
+    const delta = e.actions?.stateDelta;
+    if (!delta) continue;
+    for (const key of Object.keys(delta)) {
+      if (key.startsWith(APP_PREFIX)) app = true;
+      else if (key.startsWith(USER_PREFIX)) user = true;
+    }
+  }
+  return { app, user };
+}
+
+/** True if `error` is the unique event-id index refusing an event written blind (its id is already stored). */
+export function isDuplicateId(error: unknown): boolean {
+  return error instanceof Error && error.name === 'ConstraintError';
+}
+
 /**
  * Writes `batches` in one transaction. Resolves with one result per batch: a
  * stale or unknown session fails its own batch only. Must reject (and so fail
  * every batch) if the transaction aborts: then nothing of the group is stored.
+ *
+ * `blind`: new events are written without first looking up whether their ids
+ * are stored, which saves a read per event. An id that is stored already makes
+ * the unique index refuse the write and the whole transaction abort (see
+ * `isDuplicateId`); the caller then commits the group again without `blind`,
+ * where such an event replaces the stored one in place.
  */
 export async function commitGroup(
   db: Db<StoreSchema>,
   batches: AppendBatch[],
   durability: IDBTransactionDurability,
+  blind: boolean,
 ): Promise<GroupResult[]> {
   const tx = db.transaction(['sessions', 'events', 'appState', 'userState'], 'readwrite', { durability });
   const sessions = tx.objectStore('sessions');
@@ -66,6 +93,7 @@ export async function commitGroup(
   // Existing positions of event ids (an event whose id is stored replaces it in place).
   const existing = new Map<string, Promise<[string, number] | undefined>>();
   const lookUpIds = (uid: string, b: AppendBatch): void => {
+    if (blind) return;
     for (const e of b.events) {
       const k = keyString([uid, e.id]);
       if (!existing.has(k)) existing.set(k, byId.getKey([uid, e.id]));
@@ -82,9 +110,10 @@ export async function commitGroup(
     const key = sessionKey(b);
     const k = keyString(key);
     if (!records.has(k)) records.set(k, sessions.get(key));
-    if (!apps.has(b.appName)) apps.set(b.appName, tx.objectStore('appState').get(b.appName));
+    const writes = scopesOf(b);
+    if (writes.app && !apps.has(b.appName)) apps.set(b.appName, tx.objectStore('appState').get(b.appName));
     const uk = keyString([b.appName, b.userId]);
-    if (!users.has(uk)) users.set(uk, tx.objectStore('userState').get([b.appName, b.userId]));
+    if (writes.user && !users.has(uk)) users.set(uk, tx.objectStore('userState').get([b.appName, b.userId]));
     if (b.ref) lookUpIds(b.ref.uid, b);
   }
   const current = new Map<string, SessionRecord | undefined>();

@@ -18,7 +18,7 @@ import type {
   LoadedSession,
   StoreChange,
 } from '../protocol.js';
-import { applyDelta, mergeState, type StateRecord, splitDelta } from '../state.js';
+import { mergeState, type StateRecord, splitDelta } from '../state.js';
 import type {
   AppStateRequest,
   AppSummary,
@@ -34,9 +34,11 @@ import type {
   UserStateRequest,
   UserSummary,
 } from '../types.js';
-import { commitGroup, type GroupResult } from './append.js';
+import { commitGroup, type GroupResult, isDuplicateId } from './append.js';
+import { type Created, type CreateOrder, commitCreates } from './create.js';
 import { openDatabase, type UpgradeStep } from './database.js';
 import { DEFAULT_DB_NAME } from './defaults.js';
+import { GroupQueue, type Settled } from './group-commit.js';
 import { bound, type Db } from './idb/index.js';
 import { commitImport } from './import.js';
 import { readEvents, readEventsOf, readPage, readUsers } from './reads.js';
@@ -69,10 +71,10 @@ export interface EngineOptions {
   upgradesForTesting?: readonly UpgradeStep[];
 }
 
-interface Pending {
-  batch: AppendBatch;
-  resolve: (outcome: AppendOutcome) => void;
-  reject: (error: unknown) => void;
+/** An acknowledged append batch, and the change notice it makes once its group has committed. */
+interface Appended {
+  outcome: AppendOutcome;
+  change: StoreChange | undefined;
 }
 
 /** Most batches one group-commit transaction takes; the rest wait for the next. */
@@ -98,8 +100,20 @@ export class StoreEngine implements Backend {
   private readonly blockedTimeoutMs: number;
   private connection: Promise<Db<StoreSchema>> | undefined;
   private closedError: StoreClosedError | undefined;
-  private pending: Pending[] = [];
-  private flushing: Promise<void> | undefined;
+  private readonly appends = new GroupQueue<AppendBatch, Appended>(
+    {
+      write: (batches) => this.writeAppends(batches),
+      committed: (batches, results) => this.appendsCommitted(batches, results),
+    },
+    MAX_GROUP,
+  );
+  private readonly creates = new GroupQueue<CreateOrder, Created>(
+    {
+      write: (orders) => this.run((db) => commitCreates(db, orders)),
+      committed: (orders, results) => this.createsCommitted(orders, results),
+    },
+    MAX_GROUP,
+  );
   private readonly publisher: ChangePublisher;
   private readonly upgrades: readonly UpgradeStep[] | undefined;
   private readonly closeListeners = new Set<(error: StoreClosedError) => void>();
@@ -195,75 +209,8 @@ export class StoreEngine implements Backend {
     } catch (error) {
       throw normalizeStorageError(error);
     }
-    const scoped = splitDelta(copy);
-    const loaded = await this.run(async (db) => {
-      const tx = db.transaction(['sessions', 'appState', 'userState'], 'readwrite');
-      const sessions = tx.objectStore('sessions');
-      const [exists, app, user] = await Promise.all([
-        sessions.getKey([appName, userId, id]),
-        tx.objectStore('appState').get(appName),
-        tx.objectStore('userState').get([appName, userId]),
-      ]);
-      if (exists) {
-        tx.abort();
-        await tx.done.catch(() => {});
-        throw new AlreadyExistsError(`session "${id}" already exists for app "${appName}" and user "${userId}"`);
-      }
-      const appRecord: AppRecord = app ?? {
-        appName,
-        state: {},
-        sessionCount: 0,
-      };
-      const userRecord: UserRecord = user ?? {
-        appName,
-        userId,
-        state: {},
-        sessionCount: 0,
-      };
-      Object.assign(appRecord, { sessionCount: appRecord.sessionCount + 1 });
-      Object.assign(userRecord, { sessionCount: userRecord.sessionCount + 1 });
-      applyDelta(appRecord.state, scoped.app);
-      applyDelta(userRecord.state, scoped.user);
-      const record: SessionRecord = {
-        appName,
-        userId,
-        id,
-        uid: newId(),
-        state: scoped.session,
-        createTime: now,
-        lastUpdateTime: now,
-        revision: 0,
-        nextSeq: 0,
-        eventCount: 0,
-      };
-      sessions.add(record).catch(() => {});
-      tx.objectStore('appState')
-        .put(appRecord)
-        .catch(() => {});
-      tx.objectStore('userState')
-        .put(userRecord)
-        .catch(() => {});
-      try {
-        await tx.done;
-      } catch (error) {
-        if (error instanceof Error && error.name === 'ConstraintError') {
-          throw new AlreadyExistsError(`session "${id}" already exists for app "${appName}" and user "${userId}"`);
-        }
-        throw error;
-      }
-      return toLoaded(record, appRecord.state, userRecord.state, []);
-    });
-    this.rememberUid(sessionKeyString(appName, userId, id), loaded.ref.uid);
-    this.emit({
-      type: 'created',
-      appName,
-      userId,
-      sessionId: id,
-      revision: 0,
-      lastUpdateTime: now,
-      eventIds: [],
-    });
-    return loaded;
+    const { record, app, user } = await this.creates.push({ appName, userId, id, state: splitDelta(copy), now });
+    return toLoaded(record, app, user, []);
   }
 
   /**
@@ -393,56 +340,54 @@ export class StoreEngine implements Backend {
    */
   appendEvents(batch: AppendBatch): Promise<AppendOutcome> {
     if (this.closedError) return Promise.reject(this.closedError);
-    return new Promise((resolve, reject) => {
-      this.pending.push({ batch, resolve, reject });
-      this.flushing ??= this.flush();
-    });
+    return this.appends.push(batch).then((written) => written.outcome);
   }
 
-  private async flush(): Promise<void> {
-    // Let appends issued in the same turn join the first group.
-    await Promise.resolve();
-    while (this.pending.length > 0) {
-      const group = this.pending.splice(0, MAX_GROUP);
-      await this.commit(group, true);
-    }
-    this.flushing = undefined;
-  }
-
-  private async commit(group: Pending[], mayRetryAlone: boolean): Promise<void> {
+  /** First blind (see `commitGroup`); a group with an event id already stored is written again with lookups. */
+  private async writeAppends(batches: AppendBatch[]): Promise<Settled<Appended>[]> {
+    const durability = this.durabilityOf(batches);
     let results: GroupResult[];
     try {
-      results = await this.run((db) =>
-        commitGroup(
-          db,
-          group.map((p) => p.batch),
-          this.durabilityOf(group),
-        ),
-      );
+      results = await this.run((db) => commitGroup(db, batches, durability, true));
     } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (mayRetryAlone && group.length > 1 && code !== 'QUOTA_EXCEEDED' && code !== 'STORE_CLOSED') {
-        // Whatever aborted the group may belong to one batch: retry each alone so the others land.
-        for (const p of group) await this.commit([p], false);
-        return;
-      }
-      for (const p of group) p.reject(error);
-      return;
+      if (!isDuplicateId(error)) throw error;
+      results = await this.run((db) => commitGroup(db, batches, durability, false));
     }
-    results.forEach((result, i) => {
-      const p = group[i] as Pending;
-      if (result.outcome) {
-        this.rememberUid(sessionKeyString(p.batch.appName, p.batch.userId, p.batch.sessionId), result.outcome.ref.uid);
-        p.resolve(result.outcome);
-      } else p.reject(result.error);
-    });
-    for (const result of results) if (result.change) this.emit(result.change);
+    return results.map((r) =>
+      r.outcome ? { value: { outcome: r.outcome, change: r.change } } : { error: r.error as Error },
+    );
   }
 
-  private durabilityOf(group: Pending[]): IDBTransactionDurability {
+  private appendsCommitted(batches: AppendBatch[], results: Settled<Appended>[]): void {
+    results.forEach((result, i) => {
+      const b = batches[i] as AppendBatch;
+      if (!result.value) return;
+      this.rememberUid(sessionKeyString(b.appName, b.userId, b.sessionId), result.value.outcome.ref.uid);
+      if (result.value.change) this.emit(result.value.change);
+    });
+  }
+
+  private createsCommitted(orders: CreateOrder[], results: Settled<Created>[]): void {
+    results.forEach((result, i) => {
+      const o = orders[i] as CreateOrder;
+      if (!result.value) return;
+      this.rememberUid(sessionKeyString(o.appName, o.userId, o.id), result.value.record.uid);
+      this.emit({
+        type: 'created',
+        appName: o.appName,
+        userId: o.userId,
+        sessionId: o.id,
+        revision: 0,
+        lastUpdateTime: o.now,
+        eventIds: [],
+      });
+    });
+  }
+
+  private durabilityOf(batches: AppendBatch[]): IDBTransactionDurability {
     let chosen: Durability = 'relaxed';
-    for (const p of group) {
-      const d = p.batch.durability ?? this.durability;
+    for (const b of batches) {
+      const d = b.durability ?? this.durability;
       if (strictness[d] > strictness[chosen]) chosen = d;
     }
     return chosen;
@@ -497,7 +442,7 @@ export class StoreEngine implements Backend {
 
   /** Lets queued appends commit, then closes the connection; later calls reject with `StoreClosedError`. */
   async close(): Promise<void> {
-    while (this.flushing) await this.flushing;
+    await Promise.all([this.appends.drained(), this.creates.drained()]);
     this.markClosed(new StoreClosedError(`the store for database "${this.dbName}" is closed`));
     const connection = this.connection;
     this.connection = undefined;

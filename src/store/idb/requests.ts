@@ -23,11 +23,15 @@ export function settle<T>(request: IDBRequest<T>): Promise<T> {
  * nobody awaits (an aborted read) raises no unhandled rejection.
  */
 export function completion(tx: IDBTransaction): Promise<void> {
+  // Only `abort` fails it: a request's `error` may be handled (its default prevented), and
+  // when it is not, `abort` follows with `tx.error` set to the cause.
   const done = new Promise<void>((resolve, reject) => {
-    const fail = (): void => reject(tx.error ?? new DOMException('the transaction was aborted', 'AbortError'));
     tx.addEventListener('complete', () => resolve(), { once: true });
-    tx.addEventListener('error', fail, { once: true });
-    tx.addEventListener('abort', fail, { once: true });
+    tx.addEventListener(
+      'abort',
+      () => reject(tx.error ?? new DOMException('the transaction was aborted', 'AbortError')),
+      { once: true },
+    );
   });
   done.catch(() => {});
   return done;

@@ -1,0 +1,111 @@
+/**
+ * Creating sessions in groups: every `createSession` waiting at one moment is
+ * written in one readwrite transaction, as appends are (see ./append.ts). Each
+ * create still stands alone: an id that exists fails that create only.
+ */
+import { AlreadyExistsError } from '../errors.js';
+import { newId } from '../ids.js';
+import { applyDelta, type ScopedDelta } from '../state.js';
+import type { Settled } from './group-commit.js';
+import type { Db } from './idb/index.js';
+import type { AppRecord, SessionRecord, StoreSchema, UserRecord } from './records.js';
+
+export interface CreateOrder {
+  appName: string;
+  userId: string;
+  id: string;
+  /** The initial state, split into its scopes; a private copy. */
+  state: ScopedDelta;
+  now: number;
+}
+
+export interface Created {
+  record: SessionRecord;
+  /** The app's and user's state right after this create, for the session it returns. */
+  app: Record<string, unknown>;
+  user: Record<string, unknown>;
+}
+
+/** Must be injective: ids may contain any character. */
+const keyString = (parts: readonly string[]): string => JSON.stringify(parts);
+const ignore = (): void => {};
+
+const exists = (o: CreateOrder): AlreadyExistsError =>
+  new AlreadyExistsError(`session "${o.id}" already exists for app "${o.appName}" and user "${o.userId}"`);
+
+/**
+ * Writes `orders` in one transaction, in order: a later create of a group sees
+ * the shared state and counts the earlier ones left. Must reject if the
+ * transaction aborts; then none of the group is stored.
+ */
+export async function commitCreates(db: Db<StoreSchema>, orders: CreateOrder[]): Promise<Settled<Created>[]> {
+  const tx = db.transaction(['sessions', 'appState', 'userState'], 'readwrite');
+  const sessions = tx.objectStore('sessions');
+  const appStore = tx.objectStore('appState');
+  const userStore = tx.objectStore('userState');
+
+  // Every read issued up front, so they pipeline.
+  const found = new Map<string, Promise<unknown>>();
+  const appReads = new Map<string, Promise<AppRecord | undefined>>();
+  const userReads = new Map<string, Promise<UserRecord | undefined>>();
+  for (const o of orders) {
+    const k = keyString([o.appName, o.userId, o.id]);
+    if (!found.has(k)) found.set(k, sessions.getKey([o.appName, o.userId, o.id]));
+    if (!appReads.has(o.appName)) appReads.set(o.appName, appStore.get(o.appName));
+    const uk = keyString([o.appName, o.userId]);
+    if (!userReads.has(uk)) userReads.set(uk, userStore.get([o.appName, o.userId]));
+  }
+  const taken = new Set<string>();
+  for (const [k, p] of found) if ((await p) !== undefined) taken.add(k);
+  const apps = new Map<string, AppRecord>();
+  for (const [name, p] of appReads) apps.set(name, (await p) ?? { appName: name, state: {}, sessionCount: 0 });
+  const users = new Map<string, UserRecord>();
+  for (const [k, p] of userReads) {
+    const [appName, userId] = JSON.parse(k) as [string, string];
+    users.set(k, (await p) ?? { appName, userId, state: {}, sessionCount: 0 });
+  }
+
+  const dirtyApps = new Set<string>();
+  const dirtyUsers = new Set<string>();
+  const results = orders.map((o): Settled<Created> => {
+    const k = keyString([o.appName, o.userId, o.id]);
+    if (taken.has(k)) return { error: exists(o) };
+    taken.add(k);
+    const app = apps.get(o.appName) as AppRecord;
+    const user = users.get(keyString([o.appName, o.userId])) as UserRecord;
+    app.sessionCount++;
+    user.sessionCount++;
+    dirtyApps.add(o.appName);
+    dirtyUsers.add(keyString([o.appName, o.userId]));
+    applyDelta(app.state, o.state.app);
+    applyDelta(user.state, o.state.user);
+    const record: SessionRecord = {
+      appName: o.appName,
+      userId: o.userId,
+      id: o.id,
+      uid: newId(),
+      state: o.state.session,
+      createTime: o.now,
+      lastUpdateTime: o.now,
+      revision: 0,
+      nextSeq: 0,
+      eventCount: 0,
+    };
+    sessions.add(record).catch(ignore);
+    // Copies: later creates of the group change these records' state.
+    return { value: { record, app: { ...app.state }, user: { ...user.state } } };
+  });
+  // A create that failed leaves no trace, not even an empty app or user record.
+  for (const name of dirtyApps) appStore.put(apps.get(name) as AppRecord).catch(ignore);
+  for (const k of dirtyUsers) userStore.put(users.get(k) as UserRecord).catch(ignore);
+  try {
+    await tx.done;
+  } catch (error) {
+    // Another writer slipped an equal key in: only possible for a group, which is then retried alone.
+    if (error instanceof Error && error.name === 'ConstraintError' && orders.length === 1) {
+      return [{ error: exists(orders[0] as CreateOrder) }];
+    }
+    throw error;
+  }
+  return results;
+}

@@ -1,0 +1,103 @@
+/**
+ * Group commit for creates and appends: writes waiting together share one
+ * transaction, and each still succeeds or fails on its own.
+ */
+import { IDBDatabase, IDBFactory } from 'fake-indexeddb';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AlreadyExistsError, IndexedDbSessionService } from '../../src/index.js';
+
+let writes = 0;
+const original = IDBDatabase.prototype.transaction;
+beforeEach(() => {
+  writes = 0;
+  IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...args: Parameters<IDBDatabase['transaction']>) {
+    if (args[1] === 'readwrite') writes++;
+    return original.apply(this, args);
+  } as IDBDatabase['transaction'];
+});
+afterEach(() => {
+  IDBDatabase.prototype.transaction = original;
+});
+
+let n = 0;
+const open = () => new IndexedDbSessionService({ indexedDB: new IDBFactory(), dbName: `group-${++n}` });
+const app = { appName: 'a', userId: 'u' };
+
+describe('createSession group commit', () => {
+  it('writes 300 concurrent creates in one transaction, each with its own state, in call order', async () => {
+    const store = open();
+    await store.listApps(); // the database is open before counting
+    writes = 0;
+    const created = await Promise.all(
+      Array.from({ length: 300 }, (_, i) =>
+        store.createSession({ ...app, sessionId: `s${i}`, state: { own: i, 'app:last': i, 'user:seen': i } }),
+      ),
+    );
+    expect(writes).toBe(1);
+    created.forEach((session, i) => {
+      expect(session.state).toEqual({ own: i, 'app:last': i, 'user:seen': i });
+    });
+    const listed = await store.listSessions(app);
+    expect(listed.totalItems).toBe(300);
+    expect(await store.getAppState({ appName: 'a' })).toEqual({ last: 299 });
+    expect((await store.getSession({ ...app, sessionId: 's7' }))?.state).toEqual({
+      own: 7,
+      'app:last': 299,
+      'user:seen': 299,
+    });
+    await store.close();
+  });
+
+  it('fails only the creates whose id exists, stored before or earlier in the same group', async () => {
+    const store = open();
+    await store.createSession({ ...app, sessionId: 'old' });
+    const outcomes = await Promise.allSettled([
+      store.createSession({ ...app, sessionId: 'one' }),
+      store.createSession({ ...app, sessionId: 'old' }),
+      store.createSession({ ...app, sessionId: 'one' }),
+      store.createSession({ ...app, sessionId: 'two' }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+    for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(AlreadyExistsError);
+    const listed = await store.listSessions(app);
+    expect(listed.sessions.map((s) => s.id).sort()).toEqual(['old', 'one', 'two']);
+    expect(listed.totalItems).toBe(3);
+    expect((await store.listUsers({ appName: 'a' })).map((u) => u.sessionCount)).toEqual([3]);
+    await store.close();
+  });
+});
+
+describe('append group commit', () => {
+  it('writes a group blind; one repeated id makes it go again with lookups, and every append lands', async () => {
+    const store = open();
+    const a = await store.createSession({ ...app, sessionId: 'a' });
+    const b = await store.createSession({ ...app, sessionId: 'b' });
+    await store.appendEvent({ session: a, event: { id: 'e1', invocationId: 'i', timestamp: 1, author: 'first' } });
+    writes = 0;
+    await Promise.all([
+      store.appendEvent({ session: a, event: { id: 'e1', invocationId: 'i', timestamp: 2, author: 'again' } }),
+      store.appendEvent({ session: b, event: { id: 'e1', invocationId: 'i', timestamp: 3 } }),
+      store.appendEvent({ session: b, event: { id: 'e2', invocationId: 'i', timestamp: 4 } }),
+    ]);
+    expect(writes).toBe(2);
+    const storedA = await store.getSession({ ...app, sessionId: 'a' });
+    expect(storedA?.events.map((e) => [e.id, e.author])).toEqual([['e1', 'again']]);
+    expect((await store.getSession({ ...app, sessionId: 'b' }))?.events.map((e) => e.id)).toEqual(['e1', 'e2']);
+    await store.close();
+  });
+
+  it('writes new events blind: one transaction for a group of sessions', async () => {
+    const store = open();
+    const sessions = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => store.createSession({ ...app, sessionId: `s${i}` })),
+    );
+    writes = 0;
+    await Promise.all(
+      sessions.map((session, i) =>
+        store.appendEvent({ session, event: { id: `e${i}`, invocationId: 'i', timestamp: i } }),
+      ),
+    );
+    expect(writes).toBe(1);
+    await store.close();
+  });
+});
