@@ -138,6 +138,12 @@ export class RawStore implements Contender<RawHandle> {
     await committed(tx);
   }
 
+  get createAll(): ((appName: string, userId: string, count: number) => Promise<void>) | undefined {
+    return this.id === 'raw-one-tx'
+      ? (appName, userId, count) => this.buildSessions(appName, userId, count, Date.now())
+      : undefined;
+  }
+
   get writeAll(): ((writes: SessionWrites<RawHandle>[]) => Promise<void>) | undefined {
     return this.id === 'raw-one-tx' ? (writes) => this.writeInOneTx(writes) : undefined;
   }

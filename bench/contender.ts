@@ -38,6 +38,8 @@ export interface Contender<H = unknown> {
   append(handle: H, event: Event): Promise<void>;
   /** Only the physical-limit contender has it: every write of a workload in one transaction. */
   writeAll?(writes: SessionWrites<H>[]): Promise<void>;
+  /** Only the physical-limit contender has it: sessions `s0 .. s{count-1}`, each with `listingState(i)`, in one transaction. */
+  createAll?(appName: string, userId: string, count: number): Promise<void>;
   /** The whole session, or with `recent` only its last `recent` events; always with its state. */
   getSession(address: SessionAddress, recent?: number): Promise<SessionData>;
   /** The `limit` most recently updated sessions of a user, newest first, each with its state. */

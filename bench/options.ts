@@ -43,7 +43,12 @@ export function parseArgs(argv: string[]): Options {
 }
 
 /** The write workloads make their own sessions; every other workload reads the fixtures. */
-const WRITE_WORKLOADS: readonly WorkloadId[] = ['concurrentAppend', 'concurrentAwaited', 'sequentialAppend'];
+const WRITE_WORKLOADS: readonly WorkloadId[] = [
+  'concurrentAppend',
+  'concurrentAwaited',
+  'concurrentCreate',
+  'sequentialAppend',
+];
 
 export interface Selection {
   /** Whether the run measures `workload`. */

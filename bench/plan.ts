@@ -11,6 +11,8 @@ export interface Sizes {
   warmup: boolean;
   concurrentSessions: number;
   concurrentEvents: number;
+  /** Sessions created at once, each with a small state. */
+  concurrentCreates: number;
   sequentialAppends: number;
   pointReadEvents: number;
   pointReads: number;
@@ -34,6 +36,7 @@ export const FULL: Sizes = {
   warmup: true,
   concurrentSessions: 100,
   concurrentEvents: 100,
+  concurrentCreates: 10_000,
   sequentialAppends: 1000,
   pointReadEvents: 10,
   pointReads: 200,
@@ -57,6 +60,7 @@ export const QUICK: Sizes = {
   warmup: false,
   concurrentSessions: 4,
   concurrentEvents: 5,
+  concurrentCreates: 20,
   sequentialAppends: 10,
   pointReadEvents: 3,
   pointReads: 5,
@@ -77,6 +81,7 @@ export const QUICK: Sizes = {
 export type WorkloadId =
   | 'concurrentAppend'
   | 'concurrentAwaited'
+  | 'concurrentCreate'
   | 'sequentialAppend'
   | 'pointRead'
   | 'fullRead'
@@ -108,6 +113,7 @@ const READERS: readonly ContenderId[] = ['raw-one-tx', 'dexie', 'store-in-thread
 export const WORKLOADS: readonly { id: WorkloadId; contenders: readonly ContenderId[] }[] = [
   { id: 'concurrentAppend', contenders: CONTENDERS },
   { id: 'concurrentAwaited', contenders: CONTENDERS },
+  { id: 'concurrentCreate', contenders: CONTENDERS },
   { id: 'sequentialAppend', contenders: CONTENDERS },
   { id: 'pointRead', contenders: READERS },
   { id: 'fullRead', contenders: READERS },
@@ -140,6 +146,12 @@ export const FIGURES: readonly Figure[] = [
     workload: 'concurrentAwaited',
     metric: 'ms',
     label: (s) => `concurrent appends ${s.concurrentSessions}x${s.concurrentEvents}, each awaited (agents)`,
+  },
+  {
+    name: 'concurrentCreate',
+    workload: 'concurrentCreate',
+    metric: 'ms',
+    label: (s) => `${n(s.concurrentCreates)} createSession at once`,
   },
   {
     name: 'sequentialP50',

@@ -55,6 +55,7 @@ export function computeRatioSummaries(figures: FigureTable): Record<string, Summ
     concurrentAppendVsNaive: quotient(p('concurrentAppend'), of('concurrentAppend', 'raw-tx-per-event')),
     concurrentAwaitedVsLimit: quotient(p('concurrentAwaited'), of('concurrentAwaited', 'raw-one-tx')),
     concurrentAwaitedVsNaive: quotient(p('concurrentAwaited'), of('concurrentAwaited', 'raw-tx-per-event')),
+    concurrentCreateVsLimit: quotient(p('concurrentCreate'), of('concurrentCreate', 'raw-one-tx')),
     sequentialP50VsRawTx: quotient(p('sequentialP50'), of('sequentialP50', 'raw-one-tx')),
     sequentialP50InThreadVsRawTx: quotient(of('sequentialP50', 'store-in-thread'), of('sequentialP50', 'raw-one-tx')),
     fullReadVsGetAll: quotient(p('fullRead'), of('fullRead', 'raw-one-tx')),
@@ -112,6 +113,11 @@ const TARGETS: readonly {
     ratio: 'concurrentAwaitedVsNaive',
     threshold: 0.25,
     description: 'awaited concurrent appends at least 4x faster than raw, tx per event',
+  },
+  {
+    ratio: 'concurrentCreateVsLimit',
+    threshold: 3,
+    description: 'concurrent createSession within 3x of raw puts in one tx',
   },
   {
     ratio: 'sequentialP50VsRawTx',

@@ -116,6 +116,18 @@ export async function runWorkload(workload: WorkloadId, c: Contender, sizes: Siz
       }
       return { ms: performance.now() - started };
     }
+    case 'concurrentCreate': {
+      const appName = `create-${c.id}-${rep}`;
+      const states = Array.from({ length: sizes.concurrentCreates }, (_, i) => listingState(i));
+      const started = performance.now();
+      if (c.createAll) await c.createAll(appName, USER, sizes.concurrentCreates);
+      else {
+        await Promise.all(
+          states.map((state, i) => c.createSession({ appName, userId: USER, sessionId: `s${i}` }, state)),
+        );
+      }
+      return { ms: performance.now() - started };
+    }
     case 'sequentialAppend': {
       const handle = await c.createSession({ appName: `sequential-${c.id}-${rep}`, userId: USER, sessionId: 's' });
       const events = makeEvents(0, 0, sizes.sequentialAppends, Date.now());

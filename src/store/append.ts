@@ -26,6 +26,8 @@ export interface GroupResult {
   outcome?: AppendOutcome;
   error?: Error;
   change?: StoreChange;
+  /** The session record as committed, for the engine to remember. */
+  record?: SessionRecord;
 }
 
 /** Request promises are settled through `tx.done`; their own rejections on abort are expected. */
@@ -68,22 +70,41 @@ export function isDuplicateId(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConstraintError';
 }
 
+/** A remembered session record turned out older than the stored one: the group must go again without it. */
+export class RememberedRecordStale extends Error {
+  override readonly name = 'RememberedRecordStale';
+}
+
+export interface GroupOptions {
+  /**
+   * New events are written without first looking up whether their ids are
+   * stored, which saves a read per event. An id that is stored already makes
+   * the unique index refuse the write and the whole transaction abort (see
+   * `isDuplicateId`); the caller then commits the group again without `blind`,
+   * where such an event replaces the stored one in place.
+   */
+  blind: boolean;
+  /**
+   * The session record this engine last committed for a uid, if it remembers
+   * it. A batch whose ref matches it is written at once, without waiting for the
+   * record's read: the read still happens in the same transaction, and should the
+   * stored record differ (another tab appended), the transaction is aborted with
+   * `RememberedRecordStale` before anything commits. The record is changed in
+   * place: on any failure the caller must forget it.
+   */
+  remembered?: (uid: string) => SessionRecord | undefined;
+}
+
 /**
  * Writes `batches` in one transaction. Resolves with one result per batch: a
  * stale or unknown session fails its own batch only. Must reject (and so fail
  * every batch) if the transaction aborts: then nothing of the group is stored.
- *
- * `blind`: new events are written without first looking up whether their ids
- * are stored, which saves a read per event. An id that is stored already makes
- * the unique index refuse the write and the whole transaction abort (see
- * `isDuplicateId`); the caller then commits the group again without `blind`,
- * where such an event replaces the stored one in place.
  */
 export async function commitGroup(
   db: Db<StoreSchema>,
   batches: AppendBatch[],
   durability: IDBTransactionDurability,
-  blind: boolean,
+  { blind, remembered }: GroupOptions,
 ): Promise<GroupResult[]> {
   const tx = db.transaction(['sessions', 'events', 'appState', 'userState'], 'readwrite', { durability });
   const sessions = tx.objectStore('sessions');
@@ -99,6 +120,25 @@ export async function commitGroup(
       if (!existing.has(k)) existing.set(k, byId.getKey([uid, e.id]));
     }
   };
+
+  // Sessions written before their record is read: one batch in the group, a ref
+  // matching the remembered record, no shared scope to read.
+  const batchesOf = new Map<string, number>();
+  for (const b of batches) {
+    const k = keyString(sessionKey(b));
+    batchesOf.set(k, (batchesOf.get(k) ?? 0) + 1);
+  }
+  const current = new Map<string, SessionRecord | undefined>();
+  const expected = new Map<string, SessionRecord['revision']>();
+  for (const b of batches) {
+    const k = keyString(sessionKey(b));
+    const rec = b.ref && remembered?.(b.ref.uid);
+    const scopes = scopesOf(b);
+    if (!rec || !b.ref || batchesOf.get(k) !== 1 || scopes.app || scopes.user) continue;
+    if (rec.revision !== b.ref.revision || keyString([rec.appName, rec.userId, rec.id]) !== k) continue;
+    current.set(k, rec);
+    expected.set(k, rec.revision);
+  }
 
   // Issue every read up front so they pipeline; no await on anything but IndexedDB below.
   // A batch that knows its session's uid has its ids looked up in this first round
@@ -116,33 +156,14 @@ export async function commitGroup(
     if (writes.user && !users.has(uk)) users.set(uk, tx.objectStore('userState').get([b.appName, b.userId]));
     if (b.ref) lookUpIds(b.ref.uid, b);
   }
-  const current = new Map<string, SessionRecord | undefined>();
-  for (const [k, p] of records) current.set(k, await p);
 
-  // Only batches without a known uid need a second round.
-  for (const b of batches) {
-    const rec = current.get(keyString(sessionKey(b)));
-    if (rec && !b.ref) lookUpIds(rec.uid, b);
-  }
   const seqOf = new Map<string, number>();
-  for (const [k, p] of existing) {
-    const found = await p;
-    if (found) seqOf.set(k, found[1]);
-  }
   const appRecords = new Map<string, AppRecord>();
-  for (const [name, p] of apps) appRecords.set(name, (await p) ?? { appName: name, state: {}, sessionCount: 0 });
   const userRecords = new Map<string, UserRecord>();
-  for (const [k, p] of users) {
-    const [appName, userId] = JSON.parse(k) as [string, string];
-    userRecords.set(k, (await p) ?? { appName, userId, state: {}, sessionCount: 0 });
-  }
   const dirtyApps = new Set<string>();
   const dirtyUsers = new Set<string>();
-  const dirtySessions = new Set<string>();
 
-  const results: GroupResult[] = batches.map((b) => {
-    const k = keyString(sessionKey(b));
-    const rec = current.get(k);
+  const write = (b: AppendBatch, rec: SessionRecord | undefined): GroupResult => {
     if (!rec) {
       return {
         error: new SessionNotFoundError(
@@ -202,7 +223,7 @@ export async function commitGroup(
       eventResults.push(null);
       storedIds.push(event.id);
     }
-    if (storedIds.length > 0) dirtySessions.add(k);
+    if (storedIds.length > 0) sessions.put(rec).catch(ignore);
     const outcome: AppendOutcome = {
       ref: { uid: rec.uid, revision: rec.revision },
       lastUpdateTime: rec.lastUpdateTime,
@@ -217,10 +238,44 @@ export async function commitGroup(
       lastUpdateTime: rec.lastUpdateTime,
       eventIds: storedIds,
     };
-    return storedIds.length > 0 ? { outcome, change } : { outcome };
+    return storedIds.length > 0 ? { outcome, change, record: rec } : { outcome, record: rec };
+  };
+
+  const results: (GroupResult | undefined)[] = batches.map((b) => {
+    const k = keyString(sessionKey(b));
+    return expected.has(k) ? write(b, current.get(k)) : undefined;
   });
 
-  for (const k of dirtySessions) sessions.put(current.get(k) as SessionRecord).catch(ignore);
+  for (const [k, p] of records) {
+    const stored = await p;
+    if (!expected.has(k)) {
+      current.set(k, stored);
+      continue;
+    }
+    const rec = current.get(k) as SessionRecord;
+    if (stored?.uid !== rec.uid || stored.revision !== expected.get(k)) {
+      tx.abort();
+      await tx.done.catch(ignore);
+      throw new RememberedRecordStale(`the remembered record of session ${k} is older than the stored one`);
+    }
+  }
+
+  // Only batches without a known uid need a second round.
+  for (const b of batches) {
+    const rec = current.get(keyString(sessionKey(b)));
+    if (rec && !b.ref) lookUpIds(rec.uid, b);
+  }
+  for (const [k, p] of existing) {
+    const found = await p;
+    if (found) seqOf.set(k, found[1]);
+  }
+  for (const [name, p] of apps) appRecords.set(name, (await p) ?? { appName: name, state: {}, sessionCount: 0 });
+  for (const [k, p] of users) {
+    const [appName, userId] = JSON.parse(k) as [string, string];
+    userRecords.set(k, (await p) ?? { appName, userId, state: {}, sessionCount: 0 });
+  }
+
+  const written = batches.map((b, i) => results[i] ?? write(b, current.get(keyString(sessionKey(b)))));
   for (const name of dirtyApps)
     tx.objectStore('appState')
       .put(appRecords.get(name) as AppRecord)
@@ -230,5 +285,5 @@ export async function commitGroup(
       .put(userRecords.get(k) as UserRecord)
       .catch(ignore);
   await tx.done;
-  return results;
+  return written;
 }

@@ -34,7 +34,7 @@ import type {
   UserStateRequest,
   UserSummary,
 } from '../types.js';
-import { commitGroup, type GroupResult, isDuplicateId } from './append.js';
+import { commitGroup, type GroupOptions, type GroupResult, isDuplicateId, RememberedRecordStale } from './append.js';
 import { type Created, type CreateOrder, commitCreates } from './create.js';
 import { openDatabase, type UpgradeStep } from './database.js';
 import { DEFAULT_DB_NAME } from './defaults.js';
@@ -89,6 +89,8 @@ const strictness: Record<Durability, number> = {
 export { DEFAULT_DB_NAME };
 
 const REMEMBERED_UIDS = 10_000;
+/** Most session records an engine remembers for its appends. */
+const REMEMBERED_RECORDS = 1_000;
 const sessionKeyString = (appName: string, userId: string, sessionId: string): string =>
   `${appName}\u0000${userId}\u0000${sessionId}`;
 
@@ -119,6 +121,8 @@ export class StoreEngine implements Backend {
   private readonly closeListeners = new Set<(error: StoreClosedError) => void>();
   /** The uid last seen per session key, so reads can skip a round trip (see `getSession`). */
   private readonly uids = new Map<string, string>();
+  /** The session record last committed per uid, so an append need not wait for its read (see `commitGroup`). */
+  private readonly records = new Map<string, SessionRecord>();
 
   constructor(options: EngineOptions = {}) {
     this.dbName = options.dbName ?? DEFAULT_DB_NAME;
@@ -346,16 +350,34 @@ export class StoreEngine implements Backend {
   /** First blind (see `commitGroup`); a group with an event id already stored is written again with lookups. */
   private async writeAppends(batches: AppendBatch[]): Promise<Settled<Appended>[]> {
     const durability = this.durabilityOf(batches);
+    let options: GroupOptions = { blind: true, remembered: (uid) => this.records.get(uid) };
     let results: GroupResult[];
-    try {
-      results = await this.run((db) => commitGroup(db, batches, durability, true));
-    } catch (error) {
-      if (!isDuplicateId(error)) throw error;
-      results = await this.run((db) => commitGroup(db, batches, durability, false));
+    for (;;) {
+      try {
+        results = await this.run((db) => commitGroup(db, batches, durability, options));
+        break;
+      } catch (error) {
+        // The group may have changed remembered records in place before it failed.
+        for (const b of batches) if (b.ref) this.records.delete(b.ref.uid);
+        if (error instanceof RememberedRecordStale && options.remembered) options = { blind: options.blind };
+        else if (isDuplicateId(error) && options.blind) options = { blind: false };
+        else throw error;
+      }
     }
-    return results.map((r) =>
-      r.outcome ? { value: { outcome: r.outcome, change: r.change } } : { error: r.error as Error },
-    );
+    return results.map((r) => {
+      if (!r.outcome) return { error: r.error as Error };
+      if (r.record) this.rememberRecord(r.record);
+      return { value: { outcome: r.outcome, change: r.change } };
+    });
+  }
+
+  /**
+   * A private copy: in-thread, a record's state values may be the caller's own
+   * objects (from an event's delta), which the caller may change after the append.
+   */
+  private rememberRecord(record: SessionRecord): void {
+    if (this.records.size >= REMEMBERED_RECORDS && !this.records.has(record.uid)) this.records.clear();
+    this.records.set(record.uid, structuredClone(record));
   }
 
   private appendsCommitted(batches: AppendBatch[], results: Settled<Appended>[]): void {

@@ -4,7 +4,7 @@
  */
 import { IDBDatabase, IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AlreadyExistsError, IndexedDbSessionService } from '../../src/index.js';
+import { AlreadyExistsError, IndexedDbSessionService, StaleSessionError } from '../../src/index.js';
 
 let writes = 0;
 const original = IDBDatabase.prototype.transaction;
@@ -98,6 +98,47 @@ describe('append group commit', () => {
       ),
     );
     expect(writes).toBe(1);
+    await store.close();
+  });
+});
+
+describe('appends written before their session is read (the record this engine remembers)', () => {
+  it('still loses to another tab: the stale append is refused whole, the other tab keeps its event', async () => {
+    const indexedDB = new IDBFactory();
+    const here = new IndexedDbSessionService({ indexedDB, dbName: 'remembered-stale' });
+    const there = new IndexedDbSessionService({ indexedDB, dbName: 'remembered-stale' });
+    const mine = await here.createSession({ ...app, sessionId: 's' });
+    await here.appendEvent({ session: mine, event: { id: 'e1', invocationId: 'i', timestamp: 1 } });
+    const theirs = await there.getSession({ ...app, sessionId: 's' });
+    if (!theirs) throw new Error('missing');
+    await there.appendEvent({
+      session: theirs,
+      event: { id: 'e2', invocationId: 'i', timestamp: 2, actions: { stateDelta: { by: 'there' } } },
+    });
+    await expect(
+      here.appendEvent({
+        session: mine,
+        event: { id: 'e3', invocationId: 'i', timestamp: 3, actions: { stateDelta: { by: 'here' } } },
+      }),
+    ).rejects.toBeInstanceOf(StaleSessionError);
+    const stored = await there.getSession({ ...app, sessionId: 's' });
+    expect(stored?.events.map((e) => e.id)).toEqual(['e1', 'e2']);
+    expect(stored?.state).toEqual({ by: 'there' });
+    await here.close();
+    await there.close();
+  });
+
+  it('keeps what was appended, not what the caller changed in its objects afterwards', async () => {
+    const store = open();
+    const session = await store.createSession({ ...app, sessionId: 's' });
+    const cart = { items: ['apple'] };
+    await store.appendEvent({
+      session,
+      event: { id: 'e1', invocationId: 'i', timestamp: 1, actions: { stateDelta: { cart } } },
+    });
+    cart.items.push('changed after the append');
+    await store.appendEvent({ session, event: { id: 'e2', invocationId: 'i', timestamp: 2 } });
+    expect((await store.getSession({ ...app, sessionId: 's' }))?.state).toEqual({ cart: { items: ['apple'] } });
     await store.close();
   });
 });
