@@ -164,9 +164,9 @@ export class StoreEngine implements Backend {
     return this.closedError !== undefined;
   }
 
-  /** Tells every subscriber, in this tab and others, about a committed change. */
-  private emit(change: StoreChange): void {
-    this.publisher.publish(change);
+  /** Tells every subscriber, in this tab and others, about the changes of one committed transaction. */
+  private emit(changes: readonly StoreChange[]): void {
+    this.publisher.publish(changes);
   }
 
   private db(): Promise<Db<StoreSchema>> {
@@ -326,15 +326,17 @@ export class StoreEngine implements Backend {
     }
     this.uids.delete(sessionKeyString(appName, userId, sessionId));
     if (deleted) {
-      this.emit({
-        type: 'deleted',
-        appName,
-        userId,
-        sessionId,
-        revision: -1,
-        lastUpdateTime: Date.now(),
-        eventIds: [],
-      });
+      this.emit([
+        {
+          type: 'deleted',
+          appName,
+          userId,
+          sessionId,
+          revision: -1,
+          lastUpdateTime: Date.now(),
+          eventIds: [],
+        },
+      ]);
     }
   }
 
@@ -381,20 +383,23 @@ export class StoreEngine implements Backend {
   }
 
   private appendsCommitted(batches: AppendBatch[], results: Settled<Appended>[]): void {
+    const changes: StoreChange[] = [];
     results.forEach((result, i) => {
       const b = batches[i] as AppendBatch;
       if (!result.value) return;
       this.rememberUid(sessionKeyString(b.appName, b.userId, b.sessionId), result.value.outcome.ref.uid);
-      if (result.value.change) this.emit(result.value.change);
+      if (result.value.change) changes.push(result.value.change);
     });
+    this.emit(changes);
   }
 
   private createsCommitted(orders: CreateOrder[], results: Settled<Created>[]): void {
+    const changes: StoreChange[] = [];
     results.forEach((result, i) => {
       const o = orders[i] as CreateOrder;
       if (!result.value) return;
       this.rememberUid(sessionKeyString(o.appName, o.userId, o.id), result.value.record.uid);
-      this.emit({
+      changes.push({
         type: 'created',
         appName: o.appName,
         userId: o.userId,
@@ -404,6 +409,7 @@ export class StoreEngine implements Backend {
         eventIds: [],
       });
     });
+    this.emit(changes);
   }
 
   private durabilityOf(batches: AppendBatch[]): IDBTransactionDurability {
@@ -436,7 +442,7 @@ export class StoreEngine implements Backend {
   /** Writes whole sessions in one transaction (see `commitImport`), then tells subscribers. */
   async importSessions(batch: ImportBatch, onProgress?: (processed: number) => void): Promise<ImportOutcome> {
     const { outcome, changes } = await this.run((db) => commitImport(db, batch, this.durability, onProgress));
-    for (const change of changes) this.emit(change);
+    this.emit(changes);
     return outcome;
   }
 

@@ -86,6 +86,39 @@ describe('append group commit', () => {
     await store.close();
   });
 
+  it('tells subscribers of every append of a group in one broadcast message', async () => {
+    const store = open();
+    const sessions = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => store.createSession({ ...app, sessionId: `s${i}` })),
+    );
+    const heard: string[] = [];
+    const all20 = new Promise<void>((resolve) => {
+      store.subscribe({ appName: 'a' }, (change) => {
+        if (change.type === 'appended') heard.push(change.sessionId);
+        if (heard.length === 20) resolve();
+      });
+    });
+    const post = BroadcastChannel.prototype.postMessage;
+    let posts = 0;
+    BroadcastChannel.prototype.postMessage = function (this: BroadcastChannel, message: unknown) {
+      posts++;
+      post.call(this, message);
+    };
+    try {
+      await Promise.all(
+        sessions.map((session, i) =>
+          store.appendEvent({ session, event: { id: `e${i}`, invocationId: 'i', timestamp: i } }),
+        ),
+      );
+    } finally {
+      BroadcastChannel.prototype.postMessage = post;
+    }
+    await all20;
+    expect(posts).toBe(1);
+    expect(heard.sort()).toEqual(sessions.map((s) => s.id).sort());
+    await store.close();
+  });
+
   it('writes new events blind: one transaction for a group of sessions', async () => {
     const store = open();
     const sessions = await Promise.all(
