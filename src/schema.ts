@@ -6,7 +6,7 @@
  * are never taken from zod's output: zod copies objects and drops `__proto__`
  * keys, while the store keeps every key as written.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { InvalidInputError } from './errors.js';
 import { type CheckJsonOptions, checkJson, isPlainObject, type JsonProblem, toJsonForm } from './json.js';
 
@@ -15,20 +15,24 @@ export const MAX_ID_LENGTH = 1024;
 /** Largest accepted event or initial state, measured as JSON characters. */
 export const MAX_RECORD_SIZE = 8 * 1024 * 1024;
 
-const id = z
-  .string()
-  .min(1, 'must not be empty')
-  .max(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`)
-  .refine((s) => s.trim() === s, 'must not have surrounding whitespace');
+const id = z.string().check(
+  z.minLength(1, 'must not be empty'),
+  z.maxLength(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`),
+  z.refine((s) => s.trim() === s, 'must not have surrounding whitespace'),
+);
+const count = z.number().check(z.int('must be an integer'), z.nonnegative('must not be negative'));
+const opt = z.optional;
 
 /** The options events are checked and converted with. */
 export const EVENT_JSON: CheckJsonOptions = { undefinedFieldsAreAbsent: true };
 
-function addJsonIssue(ctx: z.RefinementCtx, problem: JsonProblem): void {
+type Ctx = { addIssue(issue: { code: 'custom'; message: string; path?: PropertyKey[] }): void };
+
+function addJsonIssue(ctx: Ctx, problem: JsonProblem): void {
   ctx.addIssue({ code: 'custom', message: problem.why, path: problem.path });
 }
 
-function measuredJson(value: unknown, ctx: z.RefinementCtx, options?: CheckJsonOptions): void {
+function measuredJson(value: unknown, ctx: Ctx, options?: CheckJsonOptions): void {
   const measure = { size: 0 };
   const problem = checkJson(value, measure, options);
   if (problem) addJsonIssue(ctx, problem);
@@ -41,35 +45,37 @@ function measuredJson(value: unknown, ctx: z.RefinementCtx, options?: CheckJsonO
 }
 
 /** A plain object of JSON values; keys are kept exactly, `__proto__` included. */
-const jsonObject = z.custom<Record<string, unknown>>(isPlainObject, 'must be a plain object');
+const jsonObject = () => z.custom<Record<string, unknown>>(isPlainObject, 'must be a plain object');
 
-const stateObject = jsonObject.superRefine(measuredJson);
+const stateObject = jsonObject().check(z.superRefine((value, ctx) => measuredJson(value, ctx)));
+
+const anyRecord = () => z.record(z.string(), z.unknown());
 
 const functionCall = z.object({
-  id: z.string().optional(),
-  name: z.string().optional(),
-  args: z.record(z.string(), z.unknown()).optional(),
+  id: opt(z.string()),
+  name: opt(z.string()),
+  args: opt(anyRecord()),
 });
 
 const functionResponse = z.object({
-  id: z.string().optional(),
-  name: z.string().optional(),
-  response: z.record(z.string(), z.unknown()).optional(),
+  id: opt(z.string()),
+  name: opt(z.string()),
+  response: opt(anyRecord()),
 });
 
 /** One part of a message. Unknown kinds of part are kept as they are. */
 export const partSchema = z.object({
-  text: z.string().optional(),
-  thought: z.boolean().optional(),
-  functionCall: functionCall.optional(),
-  functionResponse: functionResponse.optional(),
-  inlineData: z.object({ mimeType: z.string().optional(), data: z.string().optional() }).optional(),
-  fileData: z.object({ mimeType: z.string().optional(), fileUri: z.string().optional() }).optional(),
+  text: opt(z.string()),
+  thought: opt(z.boolean()),
+  functionCall: opt(functionCall),
+  functionResponse: opt(functionResponse),
+  inlineData: opt(z.object({ mimeType: opt(z.string()), data: opt(z.string()) })),
+  fileData: opt(z.object({ mimeType: opt(z.string()), fileUri: opt(z.string()) })),
 });
 
 export const contentSchema = z.object({
-  role: z.string().optional(),
-  parts: z.array(partSchema).optional(),
+  role: opt(z.string()),
+  parts: opt(z.array(partSchema)),
 });
 
 /**
@@ -77,28 +83,30 @@ export const contentSchema = z.object({
  * `undefined` would be ambiguous (delete? store?): it is rejected; `null` is the
  * value that stores "nothing".
  */
-const stateDelta = jsonObject.superRefine((delta, ctx) => {
-  for (const key of Object.keys(delta)) {
-    if (delta[key] === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'must not be undefined (use null to store an empty value)',
-        path: [key],
-      });
-      return;
+const stateDelta = jsonObject().check(
+  z.superRefine((delta, ctx) => {
+    for (const key of Object.keys(delta)) {
+      if (delta[key] === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must not be undefined (use null to store an empty value)',
+          path: [key],
+        });
+        return;
+      }
     }
-  }
-});
+  }),
+);
 
 export const eventActionsSchema = z.object({
-  stateDelta: stateDelta.optional(),
-  artifactDelta: z.record(z.string(), z.number()).optional(),
-  requestedAuthConfigs: z.record(z.string(), z.unknown()).optional(),
-  requestedToolConfirmations: z.record(z.string(), z.unknown()).optional(),
-  transferToAgent: z.string().optional(),
-  escalate: z.boolean().optional(),
-  skipSummarization: z.boolean().optional(),
-  endOfAgent: z.boolean().optional(),
+  stateDelta: opt(stateDelta),
+  artifactDelta: opt(z.record(z.string(), z.number())),
+  requestedAuthConfigs: opt(anyRecord()),
+  requestedToolConfirmations: opt(anyRecord()),
+  transferToAgent: opt(z.string()),
+  escalate: opt(z.boolean()),
+  skipSummarization: opt(z.boolean()),
+  endOfAgent: opt(z.boolean()),
 });
 
 /**
@@ -107,31 +115,31 @@ export const eventActionsSchema = z.object({
  */
 export const eventShape = z.object({
   id,
-  invocationId: z.string().optional(),
-  author: z.string().optional(),
-  timestamp: z.number().nonnegative('must not be negative'),
-  content: contentSchema.optional(),
-  actions: eventActionsSchema.optional(),
-  partial: z.boolean().optional(),
-  turnComplete: z.boolean().optional(),
-  branch: z.string().optional(),
-  longRunningToolIds: z.array(z.string()).optional(),
-  errorCode: z.string().optional(),
-  errorMessage: z.string().optional(),
-  interrupted: z.boolean().optional(),
-  usageMetadata: z.unknown().optional(),
-  groundingMetadata: z.unknown().optional(),
-  customMetadata: z.record(z.string(), z.unknown()).optional(),
+  invocationId: opt(z.string()),
+  author: opt(z.string()),
+  timestamp: z.number().check(z.nonnegative('must not be negative')),
+  content: opt(contentSchema),
+  actions: opt(eventActionsSchema),
+  partial: opt(z.boolean()),
+  turnComplete: opt(z.boolean()),
+  branch: opt(z.string()),
+  longRunningToolIds: opt(z.array(z.string())),
+  errorCode: opt(z.string()),
+  errorMessage: opt(z.string()),
+  interrupted: opt(z.boolean()),
+  usageMetadata: opt(z.unknown()),
+  groundingMetadata: opt(z.unknown()),
+  customMetadata: opt(anyRecord()),
 });
 
 /**
  * The plain-JSON check must see the raw input: refinements on an object schema
  * get zod's copy, which has already dropped unknown and `__proto__` keys.
  */
-export const eventSchema = z
-  .unknown()
-  .superRefine((value, ctx) => measuredJson(value, ctx, EVENT_JSON))
-  .pipe(eventShape);
+export const eventSchema = z.pipe(
+  z.unknown().check(z.superRefine((value, ctx) => measuredJson(value, ctx, EVENT_JSON))),
+  eventShape,
+);
 
 export const sessionKeySchema = z.object({
   appName: id,
@@ -142,39 +150,41 @@ export const sessionKeySchema = z.object({
 export const createSessionRequestSchema = z.object({
   appName: id,
   userId: id,
-  state: stateObject.optional(),
-  sessionId: id.optional(),
+  state: opt(stateObject),
+  sessionId: opt(id),
 });
 
 export const getSessionConfigSchema = z.object({
-  numRecentEvents: z.number().int('must be an integer').nonnegative('must not be negative').optional(),
-  afterTimestamp: z.number().optional(),
+  numRecentEvents: opt(count),
+  afterTimestamp: opt(z.number()),
 });
 
-export const getSessionRequestSchema = sessionKeySchema.extend({
-  config: getSessionConfigSchema.optional(),
+export const getSessionRequestSchema = z.extend(sessionKeySchema, {
+  config: opt(getSessionConfigSchema),
 });
 
 export const listSessionsRequestSchema = z
   .object({
     appName: id,
-    userId: id.optional(),
-    limit: z.number().int('must be an integer').nonnegative('must not be negative').optional(),
-    offset: z.number().int('must be an integer').nonnegative('must not be negative').optional(),
-    page: z.number().int('must be an integer').min(1, 'must be at least 1').optional(),
-    order: z.enum(['asc', 'desc']).optional(),
+    userId: opt(id),
+    limit: opt(count),
+    offset: opt(count),
+    page: opt(z.number().check(z.int('must be an integer'), z.minimum(1, 'must be at least 1'))),
+    order: opt(z.enum(['asc', 'desc'])),
   })
-  .refine((r) => r.page === undefined || r.limit !== undefined, {
-    message: 'needs `limit` to be set',
-    path: ['page'],
-  });
+  .check(
+    z.refine((r) => r.page === undefined || r.limit !== undefined, {
+      message: 'needs `limit` to be set',
+      path: ['page'],
+    }),
+  );
 
 /** The parts of a session object that `appendEvent` reads. */
 export const sessionSchema = z.object({
   id,
   appName: id,
   userId: id,
-  state: jsonObject,
+  state: jsonObject(),
   events: z.array(z.unknown()),
   lastUpdateTime: z.number(),
 });
@@ -184,15 +194,15 @@ export const durabilitySchema = z.enum(['strict', 'relaxed', 'default']);
 export const appendEventRequestSchema = z.object({
   session: sessionSchema,
   event: eventSchema,
-  durability: durabilitySchema.optional(),
+  durability: opt(durabilitySchema),
 });
 
 /** Most events one append batch may carry over the worker boundary. */
 export const MAX_BATCH_EVENTS = 10_000;
 
 export const sessionRefSchema = z.object({
-  uid: z.string().min(1, 'must not be empty'),
-  revision: z.number().int('must be an integer').nonnegative('must not be negative'),
+  uid: z.string().check(z.minLength(1, 'must not be empty')),
+  revision: count,
 });
 
 /** An append batch as the worker host receives it; its events are validated one by one. */
@@ -200,23 +210,23 @@ export const appendBatchSchema = z.object({
   appName: id,
   userId: id,
   sessionId: id,
-  ref: sessionRefSchema.nullable(),
+  ref: z.nullable(sessionRefSchema),
   lastUpdateTime: z.number(),
-  events: z.array(z.unknown()).max(MAX_BATCH_EVENTS, `must hold at most ${MAX_BATCH_EVENTS} events`),
-  durability: durabilitySchema.optional(),
+  events: z.array(z.unknown()).check(z.maxLength(MAX_BATCH_EVENTS, `must hold at most ${MAX_BATCH_EVENTS} events`)),
+  durability: opt(durabilitySchema),
 });
 
-export const helloRequestSchema = z.object({ dbName: id.optional() });
+export const helloRequestSchema = z.object({ dbName: opt(id) });
 
 export const userStateRequestSchema = z.object({ appName: id, userId: id });
 
 /** Which sessions' keys to list: every app's, one app's, or one user's. */
-export const listSessionKeysRequestSchema = z
-  .object({ appName: id.optional(), userId: id.optional() })
-  .refine((r) => r.userId === undefined || r.appName !== undefined, {
+export const listSessionKeysRequestSchema = z.object({ appName: opt(id), userId: opt(id) }).check(
+  z.refine((r) => r.userId === undefined || r.appName !== undefined, {
     message: 'needs `appName` to be set',
     path: ['userId'],
-  });
+  }),
+);
 
 /** What an import does with a session whose id already exists for its app and user. */
 export const conflictPolicySchema = z.enum(['error', 'skip', 'replace']);
@@ -231,7 +241,7 @@ export const importedSessionSchema = z.object({
   userId: id,
   state: stateObject,
   events: z.array(eventSchema),
-  lastUpdateTime: z.number().nonnegative('must not be negative'),
+  lastUpdateTime: z.number().check(z.nonnegative('must not be negative')),
 });
 
 /** An import batch as the worker host receives it; its sessions are validated one by one. */
@@ -243,8 +253,8 @@ export const appStateRequestSchema = z.object({ appName: id });
 
 export const listUsersRequestSchema = z.object({
   appName: id,
-  limit: z.number().int('must be an integer').nonnegative('must not be negative').optional(),
-  offset: z.number().int('must be an integer').nonnegative('must not be negative').optional(),
+  limit: opt(count),
+  offset: opt(count),
 });
 
 function formatPath(path: PropertyKey[]): string {
@@ -262,7 +272,36 @@ function formatPath(path: PropertyKey[]): string {
  * copies. `at` is where `input` sits in a larger value (`['sessions', 3]`), for
  * the error's path.
  */
-export function validate<S extends z.ZodType>(
+/** The message zod/mini gives an issue whose check carries none of its own. */
+const UNWORDED = 'Invalid input';
+
+/** What a value is, for a message: `null`, `array`, or its `typeof`. */
+function kindOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) value = (value as Record<PropertyKey, unknown> | undefined)?.[key];
+  return value;
+}
+
+/**
+ * The reason an issue gives, in words. Every check of ours carries its own
+ * message; zod/mini ships no message catalogue, so its type and enum checks are
+ * put in words here.
+ */
+function reasonOf(issue: z.core.$ZodIssue, input: unknown): string {
+  if (issue.message !== UNWORDED) return issue.message;
+  if (issue.code === 'invalid_type') {
+    const value = valueAt(input, issue.path);
+    return value === undefined ? `is required (${issue.expected})` : `must be ${issue.expected}, not ${kindOf(value)}`;
+  }
+  if (issue.code === 'invalid_value') return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+  return issue.message;
+}
+
+export function validate<S extends z.ZodMiniType>(
   operation: string,
   schema: S,
   input: unknown,
@@ -276,7 +315,7 @@ export function validate<S extends z.ZodType>(
     const issue = result.error.issues[0];
     const path = [...at, ...(issue?.path ?? [])];
     const where = path.length > 0 ? formatPath(path) : 'request';
-    problem = `${operation}: ${where}: ${issue?.message ?? 'is invalid'}`;
+    problem = `${operation}: ${where}: ${issue ? reasonOf(issue, input) : 'is invalid'}`;
   } catch (error) {
     // Reading the input itself failed: a getter that throws, a revoked Proxy, a trap. Still bad input.
     const why = error instanceof Error ? error.message : String(error);

@@ -3,7 +3,7 @@
  * fields, timestamps in epoch milliseconds. Boundary data types are inferred
  * from the zod schemas in `schema.ts`.
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type {
   conflictPolicySchema,
   contentSchema,

@@ -4,7 +4,7 @@
  * where each session is the object ADK's API server returns for it. An import
  * also takes a bare array of sessions, or one session object.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { InvalidInputError } from '../errors.js';
 import { isPlainObject } from '../json.js';
 import { validate } from '../schema.js';
@@ -27,7 +27,7 @@ export interface ExportDocument {
 export const exportDocumentSchema = z.object({
   format: z.literal(EXPORT_FORMAT, { error: `must be "${EXPORT_FORMAT}"` }),
   version: z.literal(EXPORT_VERSION, { error: `must be ${EXPORT_VERSION}, the version this library reads` }),
-  exportedAt: z.number().optional(),
+  exportedAt: z.optional(z.number()),
   sessions: z.array(z.unknown()),
 });
 

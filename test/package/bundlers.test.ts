@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { type Browser, chromium, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../../vite.config.js';
@@ -105,6 +106,22 @@ describe('the page bundle (vite build)', () => {
     expect(page).toHaveLength(1);
     expect(withEngine).not.toContain(page[0]);
     expect(withEngine.length).toBe(2); // the worker, and the in-thread engine's own chunk
+  });
+
+  it('keeps the page and the worker within their size budgets', () => {
+    const assets = path.join(app, 'out-vite/assets');
+    const read = (f: string): string => readFileSync(path.join(assets, f), 'utf8');
+    const gz = (f: string): number => gzipSync(read(f), { level: 9 }).length;
+    const chunks = readdirSync(assets).filter((f) => f.endsWith('.js'));
+    const entry = chunks.find((f) => f.startsWith('index-')) as string;
+    // What the page loads before any call: its chunk and the chunks that chunk imports statically.
+    const loaded = new Set([entry]);
+    for (const f of loaded) for (const m of read(f).matchAll(/from"\.\/([\w.-]+\.js)"/g)) loaded.add(m[1] as string);
+    const page = [...loaded].reduce((sum, f) => sum + gz(f), 0);
+    const worker = gz(chunks.find((f) => f.startsWith('store-')) as string);
+    console.info(`page ${page} B gzip (${[...loaded].join(', ')}), worker ${worker} B gzip`);
+    expect(page).toBeLessThan(20_000);
+    expect(worker).toBeLessThan(24_000);
   });
 });
 

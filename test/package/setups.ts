@@ -109,7 +109,7 @@ export const setups: Record<string, (app: string) => Promise<Served>> = {
       imports: {
         'idb-adk-sessions': './node_modules/idb-adk-sessions/dist/index.js',
         comlink: './node_modules/comlink/dist/esm/comlink.mjs',
-        zod: './node_modules/zod/index.js',
+        'zod/mini': './node_modules/zod/mini/index.js',
       },
     };
     writeFileSync(
