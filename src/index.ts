@@ -22,6 +22,13 @@ export {
 export { exposeSessionService, serveSessionStores } from './host/expose.js';
 export { MAX_JSON_DEPTH } from './json.js';
 export {
+  type Appender,
+  type AppenderOptions,
+  type AppendInput,
+  type AppendStore,
+  createAppender,
+} from './live/appender.js';
+export {
   type LiveOptions,
   type LiveQuery,
   type LiveSnapshot,
