@@ -35,7 +35,15 @@ const library = defineConfig({
       formats: ['es'],
     },
     rollupOptions: {
-      external: [/^react(-dom)?(\/|$)/, /^comlink(\/|$)/, /^idb(\/|$)/, /^zod(\/|$)/, /^@google\/adk(\/|$)/, /^vite(\/|$)/, /^node:/],
+      external: [
+        /^react(-dom)?(\/|$)/,
+        /^comlink(\/|$)/,
+        /^idb(\/|$)/,
+        /^zod(\/|$)/,
+        /^@google\/adk(\/|$)/,
+        /^vite(\/|$)/,
+        /^node:/,
+      ],
       // One file per module, so an app's bundler keeps what only the in-thread mode needs
       // (the engine, idb) out of its page chunk: `openSessionStore` loads it with import().
       output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' },
