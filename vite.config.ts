@@ -31,12 +31,20 @@ const library = defineConfig({
     target: 'es2022',
     sourcemap: true,
     lib: {
-      entry: { index: 'src/index.ts', adk: 'src/adk/index.ts', vite: 'src/vite/index.ts', react: 'src/react/index.ts' },
+      entry: {
+        index: 'src/index.ts',
+        adk: 'src/adk/index.ts',
+        vite: 'src/vite/index.ts',
+        react: 'src/react/index.ts',
+        'ai-sdk': 'src/ai-sdk/index.ts',
+      },
       formats: ['es'],
     },
     rollupOptions: {
       external: [
         /^react(-dom)?(\/|$)/,
+        /^ai(\/|$)/,
+        /^@ai-sdk\//,
         /^comlink(\/|$)/,
         /^idb(\/|$)/,
         /^zod(\/|$)/,

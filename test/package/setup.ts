@@ -32,7 +32,7 @@ export default function setup(project: TestProject): () => void {
     path.join(app, 'package.json'),
     JSON.stringify({ name: 'consumer-app', private: true, type: 'module' }, null, 2),
   );
-  // The optional peers and a Node IndexedDB are what a user of `/adk`, `/react` or of Node adds next to us.
+  // The optional peers and a Node IndexedDB are what a user of `/adk`, `/react`, `/ai-sdk` or of Node adds next to us.
   npm(
     [
       'install',
@@ -44,6 +44,7 @@ export default function setup(project: TestProject): () => void {
       'fake-indexeddb@6.2.8',
       'react@19.3.1',
       '@types/react@19.3.0',
+      'ai@7.0.173',
     ],
     app,
   );

@@ -9,6 +9,7 @@ import {
   StaleSessionError,
 } from 'idb-adk-sessions';
 import { AdkSessionService } from 'idb-adk-sessions/adk';
+import { type ChatPersistence, eventToMessage, messageToEvent, persistChat } from 'idb-adk-sessions/ai-sdk';
 import { type LiveSnapshot, SessionStoreProvider, useAppendEvent, useSession } from 'idb-adk-sessions/react';
 import { adkBrowser } from 'idb-adk-sessions/vite';
 
@@ -31,3 +32,9 @@ export function useTyped(sessionId: string): { title: string; snapshot: LiveSnap
   return { title: `${status}: ${snapshot.value?.events.length ?? 0}`, snapshot };
 }
 export const provider = SessionStoreProvider({ store, children: null });
+
+/** The AI SDK subpath: a message to an event and back, and the chat helper over a store. */
+export const chat: ChatPersistence = persistChat(store, { appName: 'a', userId: 'u', sessionId: 'c' });
+export const roundTrip: string = eventToMessage(
+  messageToEvent({ id: 'm', role: 'user', parts: [{ type: 'text', text: 'hi' }] }),
+).role;
