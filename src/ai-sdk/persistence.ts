@@ -17,31 +17,42 @@ export interface ChatPersistenceOptions extends AppenderOptions {
   author?: string;
 }
 
-export interface ChatPersistence {
+/** `M`: the app's message type (`InferAgentUIMessage<typeof agent>`, say); stored messages are trusted to be of it. */
+export interface ChatPersistence<M extends UIMessage = UIMessage> {
   /** The chat's stored messages (the session is created if it does not exist yet). */
-  load(): Promise<UIMessage[]>;
+  load(): Promise<M[]>;
   /** Stores `message`, replacing the stored one with its id. */
-  save(message: UIMessage): Promise<void>;
-  /** For `useChat({ onFinish })`: stores the finished reply. */
-  onFinish(event: { message: UIMessage }): Promise<void>;
+  save(message: M): Promise<void>;
+  /**
+   * For `useChat({ onFinish })`: stores the finished reply. A reply with nothing
+   * in it (the SDK finishes with one when the request failed) is not stored.
+   */
+  onFinish(event: { message: M }): Promise<void>;
   /** `transport`, storing each new user message before it sends the request. */
-  transport<M extends UIMessage>(transport: ChatTransport<M>): ChatTransport<M>;
+  transport(transport: ChatTransport<M>): ChatTransport<M>;
 }
 
-export function persistChat(store: ChatStore, key: SessionKey, options: ChatPersistenceOptions = {}): ChatPersistence {
+export function persistChat<M extends UIMessage = UIMessage>(
+  store: ChatStore,
+  key: SessionKey,
+  options: ChatPersistenceOptions = {},
+): ChatPersistence<M> {
   const append = createAppender(store, key, options);
   const author = options.author === undefined ? {} : { author: options.author };
-  const save = async (message: UIMessage): Promise<void> => {
+  const save = async (message: M): Promise<void> => {
     await append(messageToEvent(message, author));
   };
   return {
     async load() {
       const session = await store.getOrCreateSession({ ...key });
-      return eventsToMessages(session.events);
+      return eventsToMessages(session.events) as M[];
     },
     save,
-    onFinish: ({ message }) => save(message),
-    transport<M extends UIMessage>(inner: ChatTransport<M>): ChatTransport<M> {
+    onFinish: async ({ message }) => {
+      if (message.role === 'assistant' && !message.parts.some((part) => part.type !== 'step-start')) return;
+      await save(message);
+    },
+    transport(inner: ChatTransport<M>): ChatTransport<M> {
       return {
         get resumeStreamIsReplay() {
           return inner.resumeStreamIsReplay;

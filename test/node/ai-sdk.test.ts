@@ -183,6 +183,8 @@ describe('persistChat', () => {
       }),
     ).rejects.toThrow('Failed to fetch');
     expect(seenAtSend).toEqual([1]);
+    // What useChat then hands to onFinish: an empty reply, which is not stored.
+    await chat.onFinish({ message: { id: 'a1', role: 'assistant', parts: [{ type: 'step-start' }] } });
     expect(await persistChat(storeOn(indexedDB, dbName), key).load()).toEqual([message]);
   });
 });
