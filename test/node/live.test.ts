@@ -183,6 +183,19 @@ describe('watchSession', () => {
     expect(recovering.values[0]?.id).toBe('s1');
   });
 
+  it('gives a watcher that joins a running query its current value at once, without a new read', async () => {
+    const { reader, writer } = twoTabs();
+    await writer.createSession({ ...key, state: { step: 7 } });
+    const { store, reads } = recordingStore(reader);
+    const query = watchSession(store, key);
+    const first = watched(query);
+    await expect.poll(() => first.values.length).toBe(1);
+    const late = watched(query);
+    await expect.poll(() => late.values.length).toBe(1);
+    expect(late.values[0]).toBe(first.values[0]);
+    expect(reads).toEqual(['getSession']);
+  });
+
   it('releases its change subscription on stop, and reads nothing more', async () => {
     const { reader, writer } = twoTabs();
     const session = await writer.createSession(key);
