@@ -60,10 +60,14 @@ export abstract class LiveQueryBase<T> implements LiveQuery<T> {
       if (snapshot.status === 'ready') onValue(snapshot.value);
       else if (snapshot.status === 'error') onError?.(snapshot.error);
     };
-    const stop = this.subscribe(deliver);
+    let stopped = false;
+    const unsubscribe = this.subscribe(deliver);
     // A query already running has a value to give now; a new one delivers after its first read.
-    if (this.snapshot.status !== 'loading') queueMicrotask(() => this.listeners.size > 0 && deliver());
-    return stop;
+    if (this.snapshot.status !== 'loading') queueMicrotask(() => stopped || deliver());
+    return () => {
+      stopped = true;
+      unsubscribe();
+    };
   }
 
   private start(): void {

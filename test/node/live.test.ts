@@ -194,6 +194,11 @@ describe('watchSession', () => {
     await expect.poll(() => late.values.length).toBe(1);
     expect(late.values[0]).toBe(first.values[0]);
     expect(reads).toEqual(['getSession']);
+    // One that leaves at once hears nothing.
+    const gone = collect(query);
+    gone.stop();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(gone.values).toEqual([]);
   });
 
   it('releases its change subscription on stop, and reads nothing more', async () => {
