@@ -1,7 +1,7 @@
 /**
  * `idb-adk-sessions/react`: hooks that keep components in step with the store,
- * in this tab and others. React (18 or 19) is an optional peer dependency: only
- * this subpath loads it.
+ * in this tab and others. React (`>=18`, tested with 19) is an optional peer
+ * dependency: only this subpath loads it.
  *
  * @example
  * <SessionStoreProvider store={store}><Chat /></SessionStoreProvider>

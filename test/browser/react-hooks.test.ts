@@ -4,7 +4,7 @@
  * app; a second client is another tab writing. Commits are counted with
  * `<Profiler>`: what a user sees as renders.
  */
-import { createElement, Profiler, type ReactNode, StrictMode } from 'react';
+import { createElement, Profiler, type ReactNode, StrictMode, useState } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Session, type SessionStoreClient, StaleSessionError } from '../../src/index.js';
@@ -183,6 +183,26 @@ describe('React hooks', () => {
     await writer.appendEvent({ session: theirs, event: makeEvent({ id: 'theirs' }) });
     await expect(append?.(makeEvent({ id: 'mine-2' }))).rejects.toBeInstanceOf(StaleSessionError);
     expect((await reader.getSession(key))?.events.map((e) => e.id)).toEqual(['mine-1', 'theirs']);
+  });
+
+  it('keeps one query across renders when the request is written inline', async () => {
+    const { reader, writer } = tabs();
+    await writer.createSession(key);
+    const { store, reads } = recordingStore(reader);
+    let rerender: (n: number) => void = () => {};
+    function Inline(): ReactNode {
+      const [n, setN] = useState(0);
+      rerender = setN;
+      const { value } = useSession({ appName: 'chat', userId: 'ada', sessionId: 's1' });
+      return `${n}: ${value?.id ?? '…'}`;
+    }
+    const { container } = mount({ ...store, appendEvent: reader.appendEvent.bind(reader) }, createElement(Inline));
+    await expect.poll(() => container.textContent).toBe('0: s1');
+    for (let i = 1; i <= 5; i++) {
+      rerender(i);
+      await expect.poll(() => container.textContent).toBe(`${i}: s1`);
+    }
+    expect(reads).toEqual(['getSession']);
   });
 
   it('releases its queries on unmount: no subscription left, nothing read after', async () => {
