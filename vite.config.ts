@@ -30,9 +30,28 @@ const library = defineConfig({
     emptyOutDir: false,
     target: 'es2022',
     sourcemap: true,
-    lib: { entry: { index: 'src/index.ts', adk: 'src/adk/index.ts', vite: 'src/vite/index.ts' }, formats: ['es'] },
+    lib: {
+      entry: {
+        index: 'src/index.ts',
+        adk: 'src/adk/index.ts',
+        vite: 'src/vite/index.ts',
+        react: 'src/react/index.ts',
+        'ai-sdk': 'src/ai-sdk/index.ts',
+      },
+      formats: ['es'],
+    },
     rollupOptions: {
-      external: [/^comlink(\/|$)/, /^idb(\/|$)/, /^zod(\/|$)/, /^@google\/adk(\/|$)/, /^vite(\/|$)/, /^node:/],
+      external: [
+        /^react(-dom)?(\/|$)/,
+        /^ai(\/|$)/,
+        /^@ai-sdk\//,
+        /^comlink(\/|$)/,
+        /^idb(\/|$)/,
+        /^zod(\/|$)/,
+        /^@google\/adk(\/|$)/,
+        /^vite(\/|$)/,
+        /^node:/,
+      ],
       // One file per module, so an app's bundler keeps what only the in-thread mode needs
       // (the engine, idb) out of its page chunk: `openSessionStore` loads it with import().
       output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' },
@@ -74,7 +93,7 @@ const app = defineConfig({
       {
         extends: true,
         // Pre-bundled up front: discovering them mid-run makes Vite reload the page under a running test.
-        optimizeDeps: { include: ['fast-check', '@google/adk'] },
+        optimizeDeps: { include: ['fast-check', '@google/adk', 'react', 'react-dom/client'] },
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],

@@ -21,6 +21,23 @@ export {
 } from './errors.js';
 export { exposeSessionService, serveSessionStores } from './host/expose.js';
 export { MAX_JSON_DEPTH } from './json.js';
+export {
+  type Appender,
+  type AppenderOptions,
+  type AppendInput,
+  type AppendStore,
+  createAppender,
+} from './live/appender.js';
+export {
+  type LiveOptions,
+  type LiveQuery,
+  type LiveSnapshot,
+  type LiveStore,
+  watchAppState,
+  watchSession,
+  watchSessions,
+  watchUserState,
+} from './live/index.js';
 export type { StoreChange } from './protocol.js';
 export { MAX_ID_LENGTH, MAX_RECORD_SIZE } from './schema.js';
 export { APP_PREFIX, TEMP_PREFIX, USER_PREFIX } from './state.js';

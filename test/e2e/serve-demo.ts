@@ -1,6 +1,6 @@
 /**
  * Global setup of the e2e project: builds the demo page exactly as it ships
- * (`vite build`), serves the build with `vite preview` on a free local port,
+ * (`vite build`) and the AI SDK example (examples/ai-sdk-chat), serves the build with `vite preview` on a free local port,
  * and stops the server afterwards. Tests read the address with `inject('demoUrl')`.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -47,6 +47,9 @@ async function waitForServer(url: string, server: ChildProcess, timeoutMs: numbe
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const build = spawnSync(vite, ['build', '--logLevel', 'warn'], { encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`vite build failed:\n${build.stdout}\n${build.stderr}`);
+  // The AI SDK example, served beside the demo at ai-sdk-chat/.
+  const example = spawnSync(vite, ['build', '--config', 'examples/ai-sdk-chat/vite.config.ts'], { encoding: 'utf8' });
+  if (example.status !== 0) throw new Error(`example build failed:\n${example.stdout}\n${example.stderr}`);
   const port = await freePort();
   const server = spawn(vite, ['preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -21,7 +21,13 @@ describe('the tarball', () => {
       .map((f) => f.replace(/^package\//, ''));
     const library = /^dist\/(?!demo\/|types\/)[\w/-]+\.js(\.map)?$|^dist\/types\/(src|worker)\/[\w/-]+\.d\.ts$/;
     expect(files.filter((f) => !library.test(f)).sort()).toEqual(['README.md', 'package.json']);
-    for (const entry of ['dist/index.js', 'dist/adk.js', 'dist/worker/store.js', 'dist/types/src/index.d.ts']) {
+    for (const entry of [
+      'dist/index.js',
+      'dist/adk.js',
+      'dist/react.js',
+      'dist/worker/store.js',
+      'dist/types/src/index.d.ts',
+    ]) {
       expect(files).toContain(entry);
     }
     // The page-side client and the in-thread engine are separate modules, so bundlers can keep them apart.
@@ -71,7 +77,7 @@ describe('in Node', () => {
 });
 
 describe.each(['bundler', 'node16'])('TypeScript, moduleResolution %s', (resolution) => {
-  it('resolves and types the main entry and the /adk and /vite subpaths', () => {
+  it('resolves and types the main entry and the /adk, /vite, /react and /ai-sdk subpaths', () => {
     const config = path.join(app, `tsconfig.${resolution}.json`);
     writeFileSync(
       config,

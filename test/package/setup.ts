@@ -32,9 +32,20 @@ export default function setup(project: TestProject): () => void {
     path.join(app, 'package.json'),
     JSON.stringify({ name: 'consumer-app', private: true, type: 'module' }, null, 2),
   );
-  // The optional peer and a Node IndexedDB are what a user of `/adk` or of Node adds next to us.
+  // The optional peers and a Node IndexedDB are what a user of `/adk`, `/react`, `/ai-sdk` or of Node adds next to us.
   npm(
-    ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, '@google/adk@2.0.0', 'fake-indexeddb@6.2.8'],
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      tarball,
+      '@google/adk@2.0.0',
+      'fake-indexeddb@6.2.8',
+      'react@19.3.1',
+      '@types/react@19.3.0',
+      'ai@7.0.173',
+    ],
     app,
   );
   project.provide('consumerDir', app);

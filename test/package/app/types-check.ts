@@ -9,6 +9,8 @@ import {
   StaleSessionError,
 } from 'idb-adk-sessions';
 import { AdkSessionService } from 'idb-adk-sessions/adk';
+import { type ChatPersistence, eventToMessage, messageToEvent, persistChat } from 'idb-adk-sessions/ai-sdk';
+import { type LiveSnapshot, SessionStoreProvider, useAppendEvent, useSession } from 'idb-adk-sessions/react';
 import { adkBrowser } from 'idb-adk-sessions/vite';
 
 const store: SessionStore = openSessionStore({ dbName: 'typed', mode: 'dedicated', worker: '/store-worker.js' });
@@ -20,3 +22,19 @@ export async function typed(): Promise<number> {
   const again = await adk.getSession({ appName: 'a', userId: 'u', sessionId: session.id });
   return (again?.events.length ?? 0) + (new StaleSessionError('x') instanceof Error ? 1 : 0);
 }
+
+/** A component's ordinary calls of the React subpath. */
+export function useTyped(sessionId: string): { title: string; snapshot: LiveSnapshot<Session | undefined> } {
+  const snapshot = useSession({ appName: 'a', userId: 'u', sessionId });
+  const append = useAppendEvent({ appName: 'a', userId: 'u', sessionId });
+  void append((session) => ({ id: 'e', invocationId: 'i', author: 'user', timestamp: session.lastUpdateTime + 1 }));
+  const status: 'loading' | 'ready' | 'error' = snapshot.status;
+  return { title: `${status}: ${snapshot.value?.events.length ?? 0}`, snapshot };
+}
+export const provider = SessionStoreProvider({ store, children: null });
+
+/** The AI SDK subpath: a message to an event and back, and the chat helper over a store. */
+export const chat: ChatPersistence = persistChat(store, { appName: 'a', userId: 'u', sessionId: 'c' });
+export const roundTrip: string = eventToMessage(
+  messageToEvent({ id: 'm', role: 'user', parts: [{ type: 'text', text: 'hi' }] }),
+).role;

@@ -1,0 +1,45 @@
+/**
+ * The AI SDK's own mock model, so the example runs with no server and no key,
+ * behind a transport that, like a real one's `fetch`, fails when the network is off.
+ */
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { type ChatTransport, simulateReadableStream, type UIMessage } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+
+export function echoModel(): MockLanguageModelV4 {
+  return new MockLanguageModelV4({
+    doStream: async ({ prompt }) => {
+      const last = prompt.findLast((message) => message.role === 'user');
+      const said =
+        last?.role === 'user' ? last.content.map((part) => (part.type === 'text' ? part.text : '')).join('') : '';
+      const reply = `You said: ${said}`;
+      const chunks: LanguageModelV4StreamPart[] = [
+        { type: 'stream-start', warnings: [] },
+        { type: 'text-start', id: 't' },
+        ...reply.split(/(?<= )/).map((delta): LanguageModelV4StreamPart => ({ type: 'text-delta', id: 't', delta })),
+        { type: 'text-end', id: 't' },
+        {
+          type: 'finish',
+          finishReason: { unified: 'stop', raw: undefined },
+          usage: {
+            inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+            outputTokens: { total: 1, text: 1, reasoning: 0 },
+          },
+        },
+      ];
+      return { stream: simulateReadableStream({ chunks, chunkDelayInMs: 5 }) };
+    },
+  });
+}
+
+/** `transport`, failing as a network request does when the browser is offline. */
+export function needsNetwork<M extends UIMessage>(transport: ChatTransport<M>): ChatTransport<M> {
+  return {
+    sendMessages: async (request) => {
+      if (!navigator.onLine)
+        throw new TypeError('You are offline: the model cannot be reached. Your message is saved.');
+      return transport.sendMessages(request);
+    },
+    reconnectToStream: (request) => transport.reconnectToStream(request),
+  };
+}

@@ -1,0 +1,19 @@
+/**
+ * `idb-adk-sessions/ai-sdk`: the Vercel AI SDK's `UIMessage`s kept as ADK
+ * events, losslessly, and a `useChat` helper that keeps a chat's history
+ * offline. Needs only the types of `ai` (an optional peer): nothing of the SDK
+ * is loaded at run time.
+ *
+ * @example
+ * const chat = persistChat(store, { appName: 'chat', userId, sessionId });
+ * const initial = await chat.load();
+ * useChat({ id: sessionId, messages: initial, transport: chat.transport(transport), onFinish: chat.onFinish });
+ */
+export {
+  AI_SDK_METADATA_KEY,
+  eventsToMessages,
+  eventToMessage,
+  messageToEvent,
+  type ToEventOptions,
+} from './messages.js';
+export { type ChatPersistence, type ChatPersistenceOptions, type ChatStore, persistChat } from './persistence.js';

@@ -1,0 +1,64 @@
+/**
+ * Appending from a UI: the stale-retry pattern built in. Each append goes
+ * through a handle on the session (its state, no events); when another tab
+ * moved the session on (`StaleSessionError`, nothing stored), the handle is
+ * re-read, the events are built again from the fresh state, and the append is
+ * retried, up to `attempts` times.
+ */
+import { SessionNotFoundError, StaleSessionError } from '../errors.js';
+import { appendEventRequestSchema, EVENT_JSON, validate, withJsonField } from '../schema.js';
+import type { Event, Session, SessionKey, SessionService } from '../types.js';
+
+/** Events, or a function building them from the session's current state (`events` is always empty there). */
+export type AppendInput = Event | Event[] | ((session: Session) => Event | Event[]);
+
+export type AppendStore = Pick<SessionService, 'getSession' | 'appendEvent'>;
+
+export interface AppenderOptions {
+  /** Tries before a `StaleSessionError` is passed on (default 3). */
+  attempts?: number;
+}
+
+/** Resolves to the events as stored once they all are; all of one call go in one transaction. */
+export type Appender = (input: AppendInput) => Promise<Event[]>;
+
+export function createAppender(store: AppendStore, key: SessionKey, options: AppenderOptions = {}): Appender {
+  const attempts = Math.max(1, options.attempts ?? 3);
+  const { appName, userId, sessionId } = key;
+  let handle: Promise<Session> | undefined;
+  const load = (): Promise<Session> => {
+    const loading = store.getSession({ appName, userId, sessionId, config: { numRecentEvents: 0 } }).then((session) => {
+      if (session) return session;
+      throw new SessionNotFoundError(`append: session "${sessionId}" not found`);
+    });
+    // A failed load is not remembered: the next call reads again.
+    loading.catch(() => {
+      if (handle === loading) handle = undefined;
+    });
+    handle = loading;
+    return loading;
+  };
+
+  return async (input) => {
+    for (let attempt = 1; ; attempt++) {
+      const current = handle ?? load();
+      const session = await current;
+      const built = typeof input === 'function' ? input(session) : input;
+      const events = Array.isArray(built) ? built : [built];
+      // Checked before any is issued: one bad event must not leave the others stored without it.
+      for (const event of events)
+        validate('append', appendEventRequestSchema, withJsonField({ session, event }, 'event', EVENT_JSON));
+      try {
+        // Issued in one turn: the store sends them as one batch, so a stale session stores none of them.
+        const stored = await Promise.all(events.map((event) => store.appendEvent({ session, event })));
+        // The handle holds state, not history: what this tab appends must not pile up in it.
+        session.events = [];
+        return stored;
+      } catch (error) {
+        if (!(error instanceof StaleSessionError) || attempt >= attempts) throw error;
+        // Concurrent calls share one re-read.
+        if (handle === current) handle = undefined;
+      }
+    }
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * Live queries: a value from the store kept current with every committed
+ * change, from this tab and others. Framework-free; the React hooks
+ * (`idb-adk-sessions/react`) are built on them.
+ *
+ * @example
+ * const stop = watchSession(store, { appName: 'chat', userId: 'ada', sessionId: 'today' })
+ *   .watch((session) => render(session), (error) => show(error));
+ */
+import type {
+  AppStateRequest,
+  GetSessionRequest,
+  ListSessionsRequest,
+  ListSessionsResponse,
+  Session,
+  UserStateRequest,
+} from '../types.js';
+import { liveAppState, liveSessions, liveUserState } from './listing.js';
+import { LiveSession } from './session.js';
+import type { LiveOptions, LiveQuery, LiveStore } from './types.js';
+
+export type { LiveOptions, LiveQuery, LiveSnapshot, LiveStore } from './types.js';
+
+/** One session (`undefined` while it does not exist), with `config`'s event filters kept as it grows. */
+export function watchSession(
+  store: LiveStore,
+  request: GetSessionRequest,
+  options?: LiveOptions,
+): LiveQuery<Session | undefined> {
+  const { config, ...key } = request;
+  return new LiveSession(store, { ...key, ...(config ? { config: { ...config } } : {}) }, options);
+}
+
+/** One page of `listSessions`, as asked (`limit`, `offset` or `page`, `order`). */
+export function watchSessions(
+  store: LiveStore,
+  request: ListSessionsRequest,
+  options?: LiveOptions,
+): LiveQuery<ListSessionsResponse> {
+  return liveSessions(store, { ...request }, options);
+}
+
+/** A user's state, keys without the `user:` prefix. */
+export function watchUserState(
+  store: LiveStore,
+  request: UserStateRequest,
+  options?: LiveOptions,
+): LiveQuery<Record<string, unknown>> {
+  return liveUserState(store, request, options);
+}
+
+/** An app's state, keys without the `app:` prefix. */
+export function watchAppState(
+  store: LiveStore,
+  request: AppStateRequest,
+  options?: LiveOptions,
+): LiveQuery<Record<string, unknown>> {
+  return liveAppState(store, request, options);
+}

@@ -1,0 +1,66 @@
+/**
+ * The AI SDK example (examples/ai-sdk-chat), built and served, in Chromium:
+ * `useChat` over the store in a worker, with the SDK's mock model. A chat comes
+ * back after a reload, two tabs stay in step, and what is typed offline is kept.
+ */
+import type { Page } from 'playwright';
+import { expect, it } from 'vitest';
+import { button, demoTabs } from './helpers.js';
+
+const tabs = demoTabs();
+const EXAMPLE = 'ai-sdk-chat/';
+
+function messages(page: Page): Promise<string[]> {
+  return page.getByRole('list', { name: 'Messages' }).getByRole('listitem').allTextContents();
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Message' }).fill(text);
+  await button(page, 'Send').click();
+}
+
+it('chats, and the history is back after a reload', async () => {
+  const { page } = await tabs.open(EXAMPLE);
+  expect(await messages(page)).toEqual([]);
+  await send(page, 'hello');
+  await expect.poll(() => messages(page), { timeout: 10_000 }).toEqual(['hello', 'You said: hello']);
+  await send(page, 'and again');
+  await expect
+    .poll(() => messages(page), { timeout: 10_000 })
+    .toEqual(['hello', 'You said: hello', 'and again', 'You said: and again']);
+  await page.reload();
+  await page.locator('html[data-ready="true"]').waitFor();
+  await expect
+    .poll(() => messages(page), { timeout: 10_000 })
+    .toEqual(['hello', 'You said: hello', 'and again', 'You said: and again']);
+});
+
+it('two tabs stay in step', async () => {
+  const a = await tabs.open(EXAMPLE);
+  const b = await tabs.open(EXAMPLE);
+  await send(a.page, 'from A');
+  await expect.poll(() => b.page.evaluate(() => document.title)).toContain('Offline chat');
+  await expect.poll(() => messages(b.page), { timeout: 10_000 }).toEqual(['from A', 'You said: from A']);
+  await send(b.page, 'from B');
+  await expect
+    .poll(() => messages(a.page), { timeout: 10_000 })
+    .toEqual(['from A', 'You said: from A', 'from B', 'You said: from B']);
+});
+
+it('offline, the history stays and a new message is kept though the model cannot answer', async () => {
+  const { page } = await tabs.open(EXAMPLE);
+  await send(page, 'online question');
+  await expect
+    .poll(() => messages(page), { timeout: 10_000 })
+    .toEqual(['online question', 'You said: online question']);
+  await page.context().setOffline(true);
+  await send(page, 'typed offline');
+  await page.getByRole('alert').filter({ hasText: 'offline' }).waitFor();
+  expect(await messages(page)).toEqual(['online question', 'You said: online question', 'typed offline']);
+  await page.context().setOffline(false);
+  await page.reload();
+  await page.locator('html[data-ready="true"]').waitFor();
+  await expect
+    .poll(() => messages(page), { timeout: 10_000 })
+    .toEqual(['online question', 'You said: online question', 'typed offline']);
+});

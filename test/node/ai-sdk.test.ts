@@ -1,0 +1,190 @@
+/**
+ * The AI SDK mapping: every kind of `UIMessage` part survives the trip to an
+ * ADK event and back (through JSON and through the store), tool calls and files
+ * land in the ADK fields they mean, and `persistChat` keeps a chat across reloads.
+ */
+import type { ChatTransport, UIMessage, UIMessageChunk } from 'ai';
+import { IDBFactory } from 'fake-indexeddb';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventsToMessages, eventToMessage, messageToEvent, persistChat } from '../../src/ai-sdk/index.js';
+import { IndexedDbSessionService } from '../../src/index.js';
+import { uiMessage } from '../ai-sdk/arbitraries.js';
+
+const key = { appName: 'chat', userId: 'ada', sessionId: 'c1' };
+let n = 0;
+const open: IndexedDbSessionService[] = [];
+afterEach(async () => {
+  for (const store of open.splice(0)) await store.close();
+});
+function storeOn(indexedDB: IDBFactory, dbName: string): IndexedDbSessionService {
+  const store = new IndexedDbSessionService({ dbName, indexedDB });
+  open.push(store);
+  return store;
+}
+
+const every: UIMessage = {
+  id: 'm1',
+  role: 'assistant',
+  metadata: { model: 'mock', tokens: 12 },
+  parts: [
+    { type: 'step-start' },
+    { type: 'reasoning', text: 'Adding.', state: 'done' },
+    { type: 'tool-add', toolCallId: 'call-1', state: 'output-available', input: { a: 2, b: 3 }, output: 5 },
+    {
+      type: 'dynamic-tool',
+      toolName: 'lookup',
+      toolCallId: 'call-2',
+      state: 'output-error',
+      input: { q: 'x' },
+      errorText: 'offline',
+    },
+    { type: 'text', text: '2 + 3 = 5', state: 'done', providerMetadata: { mock: { cached: true } } },
+    { type: 'file', mediaType: 'image/png', url: 'data:image/png;base64,iVBORw0KGgo=', filename: 'dot.png' },
+    { type: 'file', mediaType: 'application/pdf', url: 'https://example.com/a.pdf' },
+    { type: 'source-url', sourceId: 's1', url: 'https://example.com', title: 'Example' },
+    { type: 'source-document', sourceId: 's2', mediaType: 'application/pdf', title: 'Doc' },
+    { type: 'data-weather', id: 'w1', data: { city: 'Paris', temp: 21 } },
+  ],
+};
+
+describe('UIMessage <-> ADK event', () => {
+  it('round-trips every kind of part, exactly, through the JSON the store keeps', () => {
+    fc.assert(
+      fc.property(uiMessage, (message) => {
+        const event = JSON.parse(JSON.stringify(messageToEvent(message)));
+        expect(eventToMessage(event)).toStrictEqual(message);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('puts tool calls, results, reasoning and files in the ADK fields that mean them', () => {
+    const event = messageToEvent(every, { author: 'helper', timestamp: 1000, invocationId: 'turn-1' });
+    expect(event).toMatchObject({ id: 'm1', author: 'helper', timestamp: 1000, invocationId: 'turn-1' });
+    expect(event.content).toEqual({
+      role: 'model',
+      parts: [
+        { text: 'Adding.', thought: true },
+        { functionCall: { id: 'call-1', name: 'add', args: { a: 2, b: 3 } } },
+        { functionResponse: { id: 'call-1', name: 'add', response: { result: 5 } } },
+        { functionCall: { id: 'call-2', name: 'lookup', args: { q: 'x' } } },
+        { functionResponse: { id: 'call-2', name: 'lookup', response: { error: 'offline' } } },
+        { text: '2 + 3 = 5' },
+        { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=', displayName: 'dot.png' } },
+        { fileData: { mimeType: 'application/pdf', fileUri: 'https://example.com/a.pdf' } },
+      ],
+    });
+  });
+
+  it('reads events ADK wrote: text, thoughts, and a call answered in a later event as one tool part', () => {
+    const messages = eventsToMessages([
+      {
+        id: 'u',
+        invocationId: 'i',
+        author: 'user',
+        timestamp: 1,
+        content: { role: 'user', parts: [{ text: 'add 2 and 3' }] },
+      },
+      {
+        id: 'a',
+        invocationId: 'i',
+        author: 'agent',
+        timestamp: 2,
+        content: {
+          role: 'model',
+          parts: [{ text: 'hmm', thought: true }, { functionCall: { id: 'c', name: 'add', args: { a: 2 } } }],
+        },
+      },
+      {
+        id: 'r',
+        invocationId: 'i',
+        author: 'user',
+        timestamp: 3,
+        content: { role: 'user', parts: [{ functionResponse: { id: 'c', name: 'add', response: { result: 5 } } }] },
+      },
+    ]);
+    expect(messages).toEqual([
+      { id: 'u', role: 'user', parts: [{ type: 'text', text: 'add 2 and 3' }] },
+      {
+        id: 'a',
+        role: 'assistant',
+        parts: [
+          { type: 'reasoning', text: 'hmm' },
+          {
+            type: 'dynamic-tool',
+            toolName: 'add',
+            toolCallId: 'c',
+            state: 'output-available',
+            input: { a: 2 },
+            output: { result: 5 },
+          },
+        ],
+      },
+    ]);
+  });
+});
+
+describe('persistChat', () => {
+  it('saves messages and loads them back in another tab, exactly; a re-saved message replaces its event', async () => {
+    const indexedDB = new IDBFactory();
+    const dbName = `chat-${n++}`;
+    const chat = persistChat(storeOn(indexedDB, dbName), key);
+    expect(await chat.load()).toEqual([]);
+    const user: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'add 2 and 3' }] };
+    await chat.save(user);
+    const pending: UIMessage = { ...every, parts: every.parts.slice(0, 2) };
+    await chat.onFinish({ message: pending });
+    await chat.save(every);
+    const other = persistChat(storeOn(indexedDB, dbName), key);
+    expect(await other.load()).toEqual([user, every]);
+  });
+
+  it('keeps any message exactly through the store (property, 40 chats)', async () => {
+    const indexedDB = new IDBFactory();
+    const dbName = `chat-${n++}`;
+    const writer = storeOn(indexedDB, dbName);
+    const reader = storeOn(indexedDB, dbName);
+    let chats = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(uiMessage, { selector: (m) => m.id, maxLength: 4 }), async (messages) => {
+        const chat = { ...key, sessionId: `p-${chats++}` };
+        const saving = persistChat(writer, chat);
+        await saving.load();
+        for (const message of messages) await saving.save(message);
+        expect(await persistChat(reader, chat).load()).toStrictEqual(messages);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("stores the user's message before the request goes out, so a failed (offline) request loses nothing", async () => {
+    const indexedDB = new IDBFactory();
+    const dbName = `chat-${n++}`;
+    const store = storeOn(indexedDB, dbName);
+    const chat = persistChat(store, key);
+    await chat.load();
+    const seenAtSend: number[] = [];
+    const offline: ChatTransport<UIMessage> = {
+      async sendMessages() {
+        seenAtSend.push((await store.getSession(key))?.events.length ?? -1);
+        throw new TypeError('Failed to fetch');
+      },
+      reconnectToStream: async () => null as ReadableStream<UIMessageChunk> | null,
+    };
+    const message: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'typed offline' }] };
+    await expect(
+      chat.transport(offline).sendMessages({
+        trigger: 'submit-message',
+        chatId: key.sessionId,
+        messageId: undefined,
+        messages: [message],
+        abortSignal: undefined,
+      }),
+    ).rejects.toThrow('Failed to fetch');
+    expect(seenAtSend).toEqual([1]);
+    // What useChat then hands to onFinish: an empty reply, which is not stored.
+    await chat.onFinish({ message: { id: 'a1', role: 'assistant', parts: [{ type: 'step-start' }] } });
+    expect(await persistChat(storeOn(indexedDB, dbName), key).load()).toEqual([message]);
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * Type-level checks of the live queries, the React hooks and the AI SDK helper:
+ * every store kind is accepted, snapshots narrow on `status`, and `persistChat`
+ * fits `useChat`'s own option types for the app's message type.
+ */
+import type { ChatInit, ChatTransport, UIMessage } from 'ai';
+import { describe, expectTypeOf, it } from 'vitest';
+import { type ChatPersistence, persistChat } from '../../src/ai-sdk/index.js';
+import type {
+  IndexedDbSessionService,
+  LiveSnapshot,
+  Session,
+  SessionStore,
+  SessionStoreClient,
+  watchSession,
+} from '../../src/index.js';
+import { type ReactStore, useSession } from '../../src/react/index.js';
+
+describe('live queries and hooks', () => {
+  it('take every kind of store', () => {
+    expectTypeOf<IndexedDbSessionService>().toExtend<ReactStore>();
+    expectTypeOf<SessionStoreClient>().toExtend<ReactStore>();
+    expectTypeOf<SessionStore>().toExtend<ReactStore>();
+  });
+
+  it('give snapshots whose value is known once ready', () => {
+    expectTypeOf(useSession).returns.toEqualTypeOf<LiveSnapshot<Session | undefined>>();
+    const snapshot = {} as ReturnType<ReturnType<typeof watchSession>['getSnapshot']>;
+    if (snapshot.status === 'ready') expectTypeOf(snapshot.value).toEqualTypeOf<Session | undefined>();
+    if (snapshot.status === 'loading') expectTypeOf(snapshot.value).toEqualTypeOf<undefined>();
+  });
+});
+
+describe('persistChat', () => {
+  it("fits useChat's options for the app's message type", () => {
+    type Message = UIMessage<{ model: string }>;
+    const chat = {} as ChatPersistence<Message>;
+    expectTypeOf(chat.onFinish).toExtend<NonNullable<ChatInit<Message>['onFinish']>>();
+    expectTypeOf(chat.transport).returns.toEqualTypeOf<ChatTransport<Message>>();
+    expectTypeOf(chat.load).returns.resolves.toEqualTypeOf<Message[]>();
+    expectTypeOf(persistChat<Message>).returns.toEqualTypeOf<ChatPersistence<Message>>();
+  });
+});
