@@ -6,7 +6,7 @@
  * Events written by ADK itself (no `aiSdk` record) are read generically.
  */
 import type { UIMessage } from 'ai';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { Event, Part } from '../types.js';
 import { type PartRest, partFromAdk, partToAdk, type UIPart } from './parts.js';
 
@@ -16,10 +16,10 @@ export const AI_SDK_METADATA_KEY = 'aiSdk';
 const recordSchema = z.object({
   v: z.literal(1),
   role: z.enum(['system', 'user', 'assistant']),
-  metadata: z.unknown().optional(),
+  metadata: z.optional(z.unknown()),
   parts: z.array(z.looseObject({ type: z.string() })),
   /** How many ADK parts each UI part became, in order. */
-  counts: z.array(z.number().int().nonnegative()),
+  counts: z.array(z.number().check(z.int(), z.nonnegative())),
 });
 
 export interface ToEventOptions {
