@@ -30,10 +30,13 @@ function Chat({ initialMessages }: { initialMessages: ChatMessage[] }): ReactNod
     onFinish: chat.onFinish,
   });
   // Another tab's messages arrive through the live session; taken in only while this tab is not mid-turn.
+  // The live value may lag this tab's own last save by a moment: messages it does not hold yet stay.
   const stored = useSession(key).value;
   useEffect(() => {
     if (!stored || status === 'submitted' || status === 'streaming') return;
     const next = eventsToMessages(stored.events) as ChatMessage[];
+    const known = new Set(next.map((m) => m.id));
+    for (const m of messages) if (!known.has(m.id)) next.push(m);
     if (JSON.stringify(next) !== JSON.stringify(messages)) setMessages(next);
   }, [stored, status, messages, setMessages]);
   const [draft, setDraft] = useState('');

@@ -19,8 +19,8 @@ import {
 import type { AppendBatch, AppendOutcome, StoreChange } from '../protocol.js';
 import { APP_PREFIX, applyDelta, hasTempKeys, isEmpty, splitDelta, USER_PREFIX, withoutTemp } from '../state.js';
 import type { Event } from '../types.js';
-import type { Db } from './idb/index.js';
-import type { AppRecord, SessionRecord, StoreSchema, UserRecord } from './records.js';
+import type { Db, Tx } from './idb/index.js';
+import type { AppRecord, SessionRecord, StoreName, StoreSchema, UserRecord } from './records.js';
 
 export interface GroupResult {
   outcome?: AppendOutcome;
@@ -32,6 +32,11 @@ export interface GroupResult {
 
 /** Request promises are settled through `tx.done`; their own rejections on abort are expected. */
 const ignore = (): void => {};
+/** A read that may never be awaited (the group fails first) must not become an unhandled rejection. */
+const handled = <T>(request: Promise<T>): Promise<T> => {
+  request.catch(ignore);
+  return request;
+};
 const sessionKey = (b: AppendBatch): [string, string, string] => [b.appName, b.userId, b.sessionId];
 /**
  * A map key for a tuple of ids. Must be injective: ids may contain any character,
@@ -107,6 +112,28 @@ export async function commitGroup(
   { blind, remembered }: GroupOptions,
 ): Promise<GroupResult[]> {
   const tx = db.transaction(['sessions', 'events', 'appState', 'userState'], 'readwrite', { durability });
+  try {
+    return await writeGroup(tx, batches, { blind, remembered });
+  } catch (error) {
+    // Nothing of a group that failed half-way may commit; and the caller needs the cause
+    // (a refused duplicate id, say), not the AbortError of a read the abort cut short.
+    try {
+      tx.abort();
+    } catch {
+      // Already aborted.
+    }
+    await tx.done.catch(ignore);
+    throw tx.error ?? error;
+  }
+}
+
+type GroupTx = Tx<StoreSchema, StoreName>;
+
+async function writeGroup(
+  tx: GroupTx,
+  batches: AppendBatch[],
+  { blind, remembered }: GroupOptions,
+): Promise<GroupResult[]> {
   const sessions = tx.objectStore('sessions');
   const events = tx.objectStore('events');
   const byId = events.index('byId');
@@ -117,7 +144,7 @@ export async function commitGroup(
     if (blind) return;
     for (const e of b.events) {
       const k = keyString([uid, e.id]);
-      if (!existing.has(k)) existing.set(k, byId.getKey([uid, e.id]));
+      if (!existing.has(k)) existing.set(k, handled(byId.getKey([uid, e.id])));
     }
   };
 
@@ -149,11 +176,11 @@ export async function commitGroup(
   for (const b of batches) {
     const key = sessionKey(b);
     const k = keyString(key);
-    if (!records.has(k)) records.set(k, sessions.get(key));
+    if (!records.has(k)) records.set(k, handled(sessions.get(key)));
     const writes = scopesOf(b);
-    if (writes.app && !apps.has(b.appName)) apps.set(b.appName, tx.objectStore('appState').get(b.appName));
+    if (writes.app && !apps.has(b.appName)) apps.set(b.appName, handled(tx.objectStore('appState').get(b.appName)));
     const uk = keyString([b.appName, b.userId]);
-    if (writes.user && !users.has(uk)) users.set(uk, tx.objectStore('userState').get([b.appName, b.userId]));
+    if (writes.user && !users.has(uk)) users.set(uk, handled(tx.objectStore('userState').get([b.appName, b.userId])));
     if (b.ref) lookUpIds(b.ref.uid, b);
   }
 
@@ -254,8 +281,6 @@ export async function commitGroup(
     }
     const rec = current.get(k) as SessionRecord;
     if (stored?.uid !== rec.uid || stored.revision !== expected.get(k)) {
-      tx.abort();
-      await tx.done.catch(ignore);
       throw new RememberedRecordStale(`the remembered record of session ${k} is older than the stored one`);
     }
   }
