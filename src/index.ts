@@ -3,6 +3,21 @@
  * the method shapes of Google ADK's `BaseSessionService`.
  */
 
+export {
+  type ArtifactFileRequest,
+  ArtifactFront,
+  type ArtifactKeyRequest,
+  type ArtifactPart,
+  type ArtifactUsage,
+  type ArtifactUsageRequest,
+  type ArtifactVersion,
+  type ArtifactVersionRequest,
+  type LoadedArtifactBlob,
+  MAX_FILENAME_LENGTH,
+  MAX_METADATA_SIZE,
+  type SaveArtifactBlobRequest,
+  type SaveArtifactRequest,
+} from './artifacts/index.js';
 export type { ChangeFilter, ChangeListener } from './changes.js';
 export { type ConnectOptions, type ConnectTarget, connectSessionStore, SessionStoreClient } from './client/connect.js';
 export { type OpenSessionStoreOptions, openSessionStore, type SessionStore, type StoreMode } from './client/open.js';

@@ -4,6 +4,7 @@
  * passes it to the engine and sends back a `Result`, so errors keep their class.
  */
 import { type Endpoint, expose, releaseProxy } from 'comlink';
+import { artifactMethods } from '../artifacts/host.js';
 import { InvalidInputError, normalizeStorageError, toWireError, type WireError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { AppendBatch, HelloRequest, HostApi, Result } from '../protocol.js';
@@ -68,7 +69,15 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     if (!engine) throw new InvalidInputError('the client must say hello before any other call');
     return engine;
   };
+  const artifacts = artifactMethods(current);
   const host: HostApi = {
+    saveArtifact: (request) => settle(() => artifacts.saveArtifact(request)),
+    loadArtifact: (request) => settle(() => artifacts.loadArtifact(request)),
+    listArtifactKeys: (request) => settle(() => artifacts.listArtifactKeys(request)),
+    deleteArtifact: (request) => settle(() => artifacts.deleteArtifact(request)),
+    listArtifactVersions: (request) => settle(() => artifacts.listArtifactVersions(request)),
+    getArtifactVersion: (request) => settle(() => artifacts.getArtifactVersion(request)),
+    artifactUsage: (request) => settle(() => artifacts.artifactUsage(request)),
     hello: (request) =>
       settle(async () => {
         engine = engineFor(validate('hello', helloRequestSchema, request));

@@ -5,6 +5,7 @@
  * anything arriving over a port).
  */
 
+import { deleteSessionArtifacts } from '../artifacts/ranges.js';
 import { ChangePublisher } from '../changes.js';
 import { AlreadyExistsError, normalizeStorageError, QuotaExceededError, StoreClosedError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -169,6 +170,14 @@ export class StoreEngine implements Backend {
       });
     }
     return this.connection;
+  }
+
+  /**
+   * Runs `work` on the open database, its failures typed as every engine call's:
+   * how capabilities beside sessions (src/artifacts) reach the same database.
+   */
+  transact<T>(work: (db: Db<StoreSchema>) => Promise<T>): Promise<T> {
+    return this.run(work);
   }
 
   /** Runs `work` and turns whatever IndexedDB threw into the typed family. */
@@ -526,7 +535,7 @@ function toLoaded(
 }
 
 /**
- * Removes a session and its events in one transaction; with `counts`, also
+ * Removes a session, its events and its session-scoped artifacts in one transaction; with `counts`, also
  * lowers the app's and user's session counts in it. Resolves `false` for an
  * unknown session.
  */
@@ -535,7 +544,9 @@ async function removeSession(
   { appName, userId, sessionId }: DeleteSessionRequest,
   counts: boolean,
 ): Promise<boolean> {
-  const tx = db.transaction(ALL_STORES, 'readwrite');
+  const tx = db.transaction([...ALL_STORES, 'artifacts'], 'readwrite');
+  // Also for a session never created: ADK lets artifacts be saved under any session id.
+  deleteSessionArtifacts(tx.objectStore('artifacts'), appName, userId, sessionId);
   const [record, app, user] = await Promise.all([
     tx.objectStore('sessions').get([appName, userId, sessionId]),
     counts ? tx.objectStore('appState').get(appName) : undefined,
