@@ -1,5 +1,5 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { IndexedDbSessionService } from '../../src/index.js';
+import { connectSessionStore, exposeSessionService, IndexedDbSessionService, StoreEngine } from '../../src/index.js';
 import { describeArtifactContract } from '../contract/artifacts.js';
 
 // The factory alone, nothing global: range reads step cursors.
@@ -18,5 +18,19 @@ describeArtifactContract('in-thread over fake-indexeddb, bytes stored as ArrayBu
   return {
     open: () =>
       new IndexedDbSessionService({ indexedDB, IDBKeyRange, dbName: 'artifacts', artifactBytes: 'arraybuffer' }),
+  };
+});
+
+// The worker boundary in Node: a host and a client on the two ends of a MessageChannel; Blobs cross it.
+describeArtifactContract('client over a MessageChannel', () => {
+  const indexedDB = new IDBFactory();
+  const engine = new StoreEngine({ indexedDB, IDBKeyRange, dbName: 'artifacts' });
+  return {
+    open: () => {
+      const { port1, port2 } = new MessageChannel();
+      exposeSessionService(engine, port1);
+      return connectSessionStore(port2, { dbName: 'artifacts' });
+    },
+    dispose: () => engine.close(),
   };
 });
