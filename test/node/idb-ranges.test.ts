@@ -5,8 +5,9 @@
  * reads return, for any bounds, open or closed, in either direction, over an
  * object store and over an index with duplicate keys.
  */
-import fc from 'fast-check';
+
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Bounds, bound, Db, realmOf, type Schema, settle } from '../../src/store/idb/index.js';
 
@@ -33,9 +34,9 @@ async function openBoth(rows: Row[]): Promise<{ native: Db<TestSchema>; stepped:
 }
 
 const key = fc.tuple(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 6 }));
-const rowsArb = fc.uniqueArray(key, { selector: (k) => k.join(), maxLength: 40 }).map((keys) =>
-  keys.map((k): Row => ({ k, tag: [(k[0] * 7 + k[1]) % 4] })),
-);
+const rowsArb = fc
+  .uniqueArray(key, { selector: (k) => k.join(), maxLength: 40 })
+  .map((keys) => keys.map((k): Row => ({ k, tag: [(k[0] * 7 + k[1]) % 4] })));
 const boundsArb = fc
   .tuple(key, key, fc.boolean(), fc.boolean())
   .filter(([a, b, lo, uo]) => {
