@@ -286,6 +286,7 @@ export function describeArtifactContract(
       const bad: [string, () => Promise<unknown>][] = [
         ['".." segment', () => artifacts.saveArtifact({ ...key, filename: 'a/../b', artifact: { text: 'x' } })],
         ['"\\0" in a name', () => artifacts.saveArtifact({ ...key, filename: 'a\u0000b', artifact: { text: 'x' } })],
+        ['a backslash', () => artifacts.saveArtifact({ ...key, filename: 'a\\b', artifact: { text: 'x' } })],
         ['leading "/"', () => artifacts.saveArtifact({ ...key, filename: '/etc', artifact: { text: 'x' } })],
         ['empty name', () => artifacts.saveArtifact({ ...key, filename: '', artifact: { text: 'x' } })],
         ['bare "user:"', () => artifacts.saveArtifact({ ...key, filename: 'user:', artifact: { text: 'x' } })],

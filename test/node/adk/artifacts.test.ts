@@ -139,16 +139,27 @@ describe.each(stores)('artifacts %s vs ADK InMemoryArtifactService', (_, make) =
       const runner = new Runner({ appName: 'app', agent, sessionService, artifactService });
       await sessionService.createSession({ appName: 'app', userId: 'ada', sessionId: 's1' });
       const events: AdkEvent[] = [];
-      for (const text of ['save them', 'load them']) {
+      // The first message carries a file: the Runner stores it as an artifact and leaves a text part in its place.
+      const upload = { inlineData: { mimeType: 'image/png', data: btoa('upload'), displayName: 'upload.png' } };
+      for (const parts of [[{ text: 'save them' }, upload], [{ text: 'load them' }]]) {
         for await (const event of runner.runAsync({
           userId: 'ada',
           sessionId: 's1',
-          newMessage: { role: 'user', parts: [{ text }] },
+          newMessage: { role: 'user', parts },
+          runConfig: { saveInputBlobsAsArtifacts: true },
         })) {
           events.push(event);
         }
       }
+      const session = await sessionService.getSession({ appName: 'app', userId: 'ada', sessionId: 's1' });
       return {
+        stored: session?.events.map((e) => e.content),
+        uploaded: await artifactService.loadArtifact({
+          appName: 'app',
+          userId: 'ada',
+          sessionId: 's1',
+          filename: 'upload.png',
+        }),
         deltas: events.map((e) => e.actions.artifactDelta),
         responses: events.flatMap((e) => e.content?.parts?.flatMap((p) => p.functionResponse?.response ?? []) ?? []),
         keysOtherSession: await artifactService.listArtifactKeys({ appName: 'app', userId: 'ada', sessionId: 's2' }),
@@ -161,5 +172,29 @@ describe.each(stores)('artifacts %s vs ADK InMemoryArtifactService', (_, make) =
     expect(ours.deltas).toContainEqual({ 'notes/today.txt': 0, 'user:avatar.png': 0 });
     expect(ours.responses[1]).toMatchObject({ note: { text: 'remember the milk' }, missing: null });
     expect(ours.keysOtherSession).toEqual(['user:avatar.png']);
+    expect(ours.uploaded).toEqual({
+      inlineData: { mimeType: 'image/png', data: btoa('upload'), displayName: 'upload.png' },
+    });
+    expect(JSON.stringify(ours.stored)).toContain('[Uploaded Artifact: \\"upload.png\\"]');
+  });
+
+  it('differs from ADK where README says so: empty text is stored, and a load is a copy', async () => {
+    const key = { appName: 'app', userId: 'ada', sessionId: 's1' };
+    const reference = new InMemoryArtifactService();
+    const ours = make();
+    await expect(reference.saveArtifact({ ...key, filename: 'e', artifact: { text: '' } })).rejects.toThrow();
+    expect(await ours.saveArtifact({ ...key, filename: 'e', artifact: { text: '' } })).toBe(0);
+    expect(await ours.loadArtifact({ ...key, filename: 'e' })).toEqual({ text: '' });
+    for (const service of [reference, ours])
+      await service.saveArtifact({ ...key, filename: 'c', artifact: { text: 'a' } });
+    for (const service of [reference, ours]) {
+      const loaded = await service.loadArtifact({ ...key, filename: 'c' });
+      if (loaded) loaded.text = 'changed by the caller';
+    }
+    expect(await reference.loadArtifact({ ...key, filename: 'c' })).toEqual({ text: 'changed by the caller' });
+    expect(await ours.loadArtifact({ ...key, filename: 'c' })).toEqual({ text: 'a' });
+    // Text, bytes: ADK records no mimeType; the store does.
+    expect((await reference.getArtifactVersion({ ...key, filename: 'c' }))?.mimeType).toBeUndefined();
+    expect((await ours.getArtifactVersion({ ...key, filename: 'c' }))?.mimeType).toBe('text/plain');
   });
 });
