@@ -103,7 +103,7 @@ describe('the worker host validates artifact requests again', () => {
   });
   afterEach(() => engine.close());
 
-  const write = { ...key, filename: 'f', mimeType: 'text/plain', body: { kind: 'text', text: 'x' } };
+  const write = { ...key, filename: 'f', mimeType: 'text/plain', body: { kind: 'text' as const, text: 'x' } };
   const raw: [string, (host: HostApi) => Promise<unknown>][] = [
     ['bytes that are not a Blob', (h) => h.saveArtifact({ ...write, body: { kind: 'bytes', data: 'AAAA' } } as never)],
     ['base64 smuggled as text of a bytes body', (h) => h.saveArtifact({ ...write, body: { kind: 'bytes' } } as never)],

@@ -61,9 +61,9 @@ describe('a full disk', () => {
     const before = await snapshotArtifacts(store.artifacts, [key]);
     // fake-indexeddb has no quota: its store refuses the write as a full disk would.
     const add = IDBObjectStore.prototype.add;
-    const full = vi.spyOn(IDBObjectStore.prototype, 'add').mockImplementation(function (this: IDBObjectStore) {
+    const full = vi.spyOn(IDBObjectStore.prototype, 'add').mockImplementation(function (this: IDBObjectStore, ...args) {
       if (this.name === 'artifacts') throw new DOMException('the disk is full', 'QuotaExceededError');
-      return add.apply(this, arguments as unknown as Parameters<typeof add>);
+      return add.apply(this, args as Parameters<typeof add>);
     });
     const save = store.artifacts.saveArtifactBlob({ ...key, filename: 'a', blob: new Blob(['x'.repeat(1000)]) });
     await expect(save).rejects.toBeInstanceOf(QuotaExceededError);
