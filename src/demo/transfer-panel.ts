@@ -139,9 +139,11 @@ export class TransferPanel {
     });
     window.addEventListener('drop', (event) => {
       if (!hasFiles(event)) return;
-      event.preventDefault();
       depth = 0;
       root.classList.remove('dropping');
+      // Taken already: files dropped on a session's timeline are attachments, not an import.
+      if (event.defaultPrevented) return;
+      event.preventDefault();
       const file = event.dataTransfer?.files[0];
       if (file) void this.import(file);
     });
