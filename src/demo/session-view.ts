@@ -43,8 +43,8 @@ export class SessionView {
   });
   private readonly attach = h(
     'button',
-    { type: 'button', class: 'ghost', 'aria-label': 'Attach file', title: 'Attach file (or drop files on the events)' },
-    '📎',
+    { type: 'button', class: 'ghost', title: 'Or drop files on the events' },
+    'Attach file',
   );
   private readonly progress = h('div', { class: 'attach-progress', role: 'status', hidden: true });
   private readonly urls = new ObjectUrls();
