@@ -4,6 +4,7 @@
  */
 
 export {
+  type ArchiveImportOutcome,
   type ArtifactFileRequest,
   ArtifactFront,
   type ArtifactKeyRequest,
@@ -46,17 +47,24 @@ export {
 } from './store/indexeddb-session-service.js';
 export { type InjectOptions, injectSessionState, MissingTemplateKeyError } from './template.js';
 export {
+  type ArchiveExportOptions,
+  type ArchiveExportProgress,
+  type ArchiveSource,
+  type ArchiveTarget,
   EXPORT_FORMAT,
   EXPORT_VERSION,
   type ExportDocument,
   type ExportOptions,
   type ExportProgress,
+  exportArchive,
+  exportArchiveToBlob,
   exportSessions,
   exportSessionsToBlob,
   type ImportOptions,
   type ImportProgress,
   type ImportResult,
   type ImportSource,
+  importArchive,
   importSessions,
   type SessionImportOptions,
   type TransferSource,

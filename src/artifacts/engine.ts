@@ -3,12 +3,20 @@
  * database (through `StoreEngine.transact`). Trusts its input: the front and
  * the worker host validate first.
  */
+import type { ImportBatch } from '../protocol.js';
 import type { StoreEngine } from '../store/engine.js';
-import type { ArtifactBackend, ArtifactUsage, ArtifactVersion, LoadedArtifact } from './protocol.js';
-import { prefixRange, scopeOf, scopeRange, versionsRange } from './ranges.js';
+import type {
+  ArchiveImportOutcome,
+  ArtifactBackend,
+  ArtifactUsage,
+  ArtifactVersion,
+  LoadedArtifact,
+} from './protocol.js';
+import { type ArtifactStore, prefixRange, scopeOf, scopeRange, versionsRange } from './ranges.js';
 import { type ArtifactRecord, type StoredBody, USER_SCOPE } from './records.js';
 import type {
   ArtifactFileRequest,
+  ArtifactImport,
   ArtifactKeyRequest,
   ArtifactUsageRequest,
   ArtifactVersionRequest,
@@ -68,6 +76,54 @@ export class ArtifactEngine implements ArtifactBackend {
       await tx.done;
       return version;
     });
+  }
+
+  async importWithArtifacts(
+    batch: ImportBatch,
+    artifacts: ArtifactImport[],
+    onProgress?: (processed: number) => void,
+  ): Promise<ArchiveImportOutcome> {
+    const records: ArtifactRecord[] = [];
+    for (const a of artifacts) {
+      const { body, size } = await this.toStored(a.body);
+      const { appName, userId, sessionId, filename, version, mimeType, customMetadata, createTime } = a;
+      records.push({
+        appName,
+        userId,
+        scope: scopeOf(sessionId, filename),
+        filename,
+        version,
+        mimeType,
+        size,
+        createTime,
+        ...(customMetadata !== undefined ? { customMetadata } : {}),
+        body,
+      });
+    }
+    let written = 0;
+    const outcome = await this.engine.importSessions(batch, onProgress, {
+      stores: ['artifacts'],
+      write: async (tx, sessions) => {
+        const store = tx.objectStore('artifacts') as ArtifactStore;
+        const keyOf = (r: { appName: string; userId: string; scope: string }) =>
+          JSON.stringify([r.appName, r.userId, r.scope]);
+        // As deleteSession does: a replaced session's artifacts go with it. Awaited, so that no
+        // write below lands in a range a cursor-stepped deletion has yet to walk.
+        await Promise.all(sessions.map((s) => store.delete(scopeRange(s.appName, s.userId, s.id))));
+        const writtenScopes = new Set(sessions.map((s) => keyOf({ ...s, scope: s.id })));
+        const shared = records.filter((r) => r.scope === USER_SCOPE);
+        const stored = await Promise.all(
+          shared.map((r) => store.getKey([r.appName, r.userId, r.scope, r.filename, r.version])),
+        );
+        const keep = new Set(shared.filter((_, i) => stored[i] === undefined));
+        for (const r of records) {
+          if (r.scope === USER_SCOPE ? !keep.has(r) : !writtenScopes.has(keyOf(r))) continue;
+          store.put(r).catch(() => {});
+          written++;
+        }
+      },
+    });
+    return { ...outcome, artifacts: written };
   }
 
   private async toStored(body: ArtifactWrite['body']): Promise<{ body: StoredBody; size: number }> {

@@ -6,8 +6,11 @@
  */
 import { InvalidInputError } from '../errors.js';
 import { validate } from '../schema.js';
+import { prepareImport, type SessionImportOptions } from '../transfer/prepare.js';
+import type { Session } from '../types.js';
 import { base64ToBytes, bytesToBase64 } from './base64.js';
-import type { ArtifactBackend, ArtifactUsage, ArtifactVersion } from './protocol.js';
+import { checkArtifactImports } from './imports.js';
+import type { ArchiveImportOutcome, ArtifactBackend, ArtifactUsage, ArtifactVersion } from './protocol.js';
 import {
   type ArtifactBody,
   type ArtifactFileRequest,
@@ -30,6 +33,8 @@ const TEXT = 'text/plain';
 
 /** What `loadArtifactBlob` gives: the version's metadata, and its payload as a Blob (or a reference's URI). */
 export interface LoadedArtifactBlob extends ArtifactVersion {
+  /** What was saved: bytes, text (here as a UTF-8 Blob) or a `fileData` reference. */
+  kind: 'bytes' | 'text' | 'file';
   /** Bytes, or text as UTF-8; absent for a `fileData` reference. */
   blob?: Blob;
   /** The name the bytes came with (a `File`'s, or `inlineData.displayName`). */
@@ -118,11 +123,21 @@ export class ArtifactFront {
     const { body, ...version } = loaded;
     switch (body.kind) {
       case 'bytes':
-        return { ...version, blob: body.data, ...(body.displayName ? { displayName: body.displayName } : {}) };
+        return {
+          ...version,
+          kind: 'bytes',
+          blob: body.data,
+          ...(body.displayName ? { displayName: body.displayName } : {}),
+        };
       case 'text':
-        return { ...version, blob: new Blob([body.text], { type: version.mimeType }) };
+        return { ...version, kind: 'text', blob: new Blob([body.text], { type: version.mimeType }) };
       case 'file':
-        return { ...version, fileUri: body.fileUri, ...(body.displayName ? { displayName: body.displayName } : {}) };
+        return {
+          ...version,
+          kind: 'file',
+          fileUri: body.fileUri,
+          ...(body.displayName ? { displayName: body.displayName } : {}),
+        };
     }
   }
 
@@ -147,6 +162,38 @@ export class ArtifactFront {
 
   async getArtifactVersion(request: ArtifactVersionRequest): Promise<ArtifactVersion | undefined> {
     return this.backend.getArtifactVersion(validate('getArtifactVersion', artifactVersionRequestSchema, request));
+  }
+
+  /**
+   * Writes whole sessions and their artifact versions (numbers and creation
+   * times kept) in one transaction: everything is validated first, and on any
+   * error nothing is written. What `importArchive` calls; `importSessions`'s
+   * rules apply to the sessions. A written session's stored artifacts are
+   * replaced; a skipped one's are left out; stored `user:` versions stay.
+   */
+  async importWithArtifacts(
+    sessions: readonly Session[],
+    artifacts: readonly unknown[],
+    options: SessionImportOptions = {},
+  ): Promise<ArchiveImportOutcome> {
+    const batch = await prepareImport(sessions, options);
+    const checked = checkArtifactImports(batch.sessions, artifacts);
+    options.signal?.throwIfAborted();
+    const { onProgress } = options;
+    return this.backend.importWithArtifacts(
+      batch,
+      checked,
+      onProgress &&
+        ((processed: number) => {
+          try {
+            onProgress(processed);
+          } catch (error) {
+            queueMicrotask(() => {
+              throw error;
+            });
+          }
+        }),
+    );
   }
 
   /** Artifacts, versions and bytes of an app, a user (sessions and `user:` names) or one session. */

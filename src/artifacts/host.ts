@@ -3,9 +3,11 @@
  * (the page is another realm), then handed to the engine's artifact engine.
  * Blobs arrive by reference inside the structured clone.
  */
-import { validate } from '../schema.js';
+import { importBatchSchema, validate } from '../schema.js';
 import type { StoreEngine } from '../store/engine.js';
+import { ImportChecker } from '../transfer/validate.js';
 import { artifactEngineFor } from './engine.js';
+import { checkArtifactImports } from './imports.js';
 import type { ArtifactBackend } from './protocol.js';
 import {
   artifactFileSchema,
@@ -28,5 +30,11 @@ export function artifactMethods(current: () => StoreEngine): ArtifactBackend {
     getArtifactVersion: (request) =>
       engine().getArtifactVersion(validate('getArtifactVersion', artifactVersionRequestSchema, request)),
     artifactUsage: (request) => engine().artifactUsage(validate('artifactUsage', artifactUsageRequestSchema, request)),
+    importWithArtifacts: async (request, artifacts, onProgress) => {
+      const { sessions, onConflict } = validate('importArchive', importBatchSchema, request);
+      const checker = new ImportChecker();
+      const batch = { sessions: sessions.map((s, i) => checker.check(s, i)), onConflict };
+      return engine().importWithArtifacts(batch, checkArtifactImports(batch.sessions, artifacts), onProgress);
+    },
   };
 }

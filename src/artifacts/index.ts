@@ -3,7 +3,13 @@
  * `store.artifacts` on every store, bytes kept as Blobs.
  */
 export { ArtifactFront, type LoadedArtifactBlob } from './front.js';
-export type { ArtifactBackend, ArtifactUsage, ArtifactVersion, LoadedArtifact } from './protocol.js';
+export type {
+  ArchiveImportOutcome,
+  ArtifactBackend,
+  ArtifactUsage,
+  ArtifactVersion,
+  LoadedArtifact,
+} from './protocol.js';
 export {
   type ArtifactFileRequest,
   type ArtifactKeyRequest,

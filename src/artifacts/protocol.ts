@@ -3,9 +3,11 @@
  * behind the host). Every value is structured-clone safe; bytes travel as Blobs,
  * which cross `postMessage` by reference.
  */
+import type { ImportBatch, ImportOutcome } from '../protocol.js';
 import type {
   ArtifactBody,
   ArtifactFileRequest,
+  ArtifactImport,
   ArtifactKeyRequest,
   ArtifactUsageRequest,
   ArtifactVersionRequest,
@@ -38,6 +40,11 @@ export interface ArtifactUsage {
   bytes: number;
 }
 
+/** An import's outcome, with the artifact versions written. */
+export interface ArchiveImportOutcome extends ImportOutcome {
+  artifacts: number;
+}
+
 export interface ArtifactBackend {
   /** Stores a new version, numbered inside the write transaction; resolves its number. */
   saveArtifact(write: ArtifactWrite): Promise<number>;
@@ -47,4 +54,15 @@ export interface ArtifactBackend {
   listArtifactVersions(request: ArtifactFileRequest): Promise<ArtifactVersion[]>;
   getArtifactVersion(request: ArtifactVersionRequest): Promise<ArtifactVersion | undefined>;
   artifactUsage(request: ArtifactUsageRequest): Promise<ArtifactUsage>;
+  /**
+   * Writes whole sessions and their artifacts in one transaction: all of them
+   * or none. A written session's stored artifacts are replaced by the
+   * imported ones; a skipped session's are left out; a `user:` version that is
+   * already stored stays as it is.
+   */
+  importWithArtifacts(
+    batch: ImportBatch,
+    artifacts: ArtifactImport[],
+    onProgress?: (processed: number) => void,
+  ): Promise<ArchiveImportOutcome>;
 }

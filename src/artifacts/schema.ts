@@ -137,3 +137,18 @@ export type SaveArtifactBlobRequest = z.input<typeof saveArtifactBlobRequestSche
 export type ArtifactBody = z.output<typeof artifactBodySchema>;
 export type ArtifactWrite = z.output<typeof artifactWriteSchema>;
 export type ArtifactUsageRequest = z.input<typeof artifactUsageRequestSchema>;
+
+/** Most artifact versions one import takes. */
+export const MAX_IMPORT_ARTIFACTS = 100_000;
+
+/** One version as an archive carries it: what a save sends, plus its number and creation time. */
+export const artifactImportSchema = artifactWriteSchema.extend({
+  version,
+  createTime: z.number().int().min(0).max(8.64e15),
+});
+
+export const artifactImportListSchema = z
+  .array(artifactImportSchema)
+  .max(MAX_IMPORT_ARTIFACTS, `must hold at most ${MAX_IMPORT_ARTIFACTS} artifact versions`);
+
+export type ArtifactImport = z.output<typeof artifactImportSchema>;

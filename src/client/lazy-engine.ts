@@ -69,6 +69,9 @@ export class LazyEngine implements Backend, ArtifactBackend {
   async artifactUsage(...args: Parameters<ArtifactBackend['artifactUsage']>) {
     return (await this.loadArtifacts()).artifactUsage(...args);
   }
+  async importWithArtifacts(...args: Parameters<ArtifactBackend['importWithArtifacts']>) {
+    return (await this.loadArtifacts()).importWithArtifacts(...args);
+  }
 
   async createSession(...args: Parameters<Backend['createSession']>) {
     return (await this.load()).createSession(...args);

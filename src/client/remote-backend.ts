@@ -203,6 +203,13 @@ export class RemoteBackend implements Backend, ArtifactBackend {
   artifactUsage(...args: Parameters<ArtifactBackend['artifactUsage']>) {
     return this.call((r) => r.artifactUsage(...args));
   }
+  importWithArtifacts(
+    batch: ImportBatch,
+    artifacts: Parameters<ArtifactBackend['importWithArtifacts']>[1],
+    onProgress?: (processed: number) => void,
+  ) {
+    return this.call((r) => r.importWithArtifacts(batch, artifacts, onProgress && proxy(onProgress)));
+  }
 
   /** Ends the connection (its writes already answered); later calls reject with `StoreClosedError`. */
   async close(): Promise<void> {

@@ -61,6 +61,27 @@ function holdLifeLock(): Promise<string | null> {
   return lifeLock;
 }
 
+/**
+ * Runs `work` with the page's progress callback, which arrives as a Comlink
+ * proxy (anything else is ignored), released once the work is done.
+ */
+async function withProgress<T>(
+  progress: unknown,
+  work: (report: ((processed: number) => void) | undefined) => Promise<T>,
+): Promise<T> {
+  const remote = typeof progress === 'function' ? (progress as RemoteCallback) : undefined;
+  try {
+    return await work(
+      remote &&
+        ((processed) => {
+          remote(processed).catch(() => {});
+        }),
+    );
+  } finally {
+    remote?.[releaseProxy]?.();
+  }
+}
+
 /** The host API for one connection; `engineFor` picks the engine a client's hello asks for. */
 export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): HostApi {
   let engine: StoreEngine | undefined;
@@ -78,6 +99,8 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     listArtifactVersions: (request) => settle(() => artifacts.listArtifactVersions(request)),
     getArtifactVersion: (request) => settle(() => artifacts.getArtifactVersion(request)),
     artifactUsage: (request) => settle(() => artifacts.artifactUsage(request)),
+    importWithArtifacts: (request, carried, progress) =>
+      settle(() => withProgress(progress, (report) => artifacts.importWithArtifacts(request, carried, report))),
     hello: (request) =>
       settle(async () => {
         engine = engineFor(validate('hello', helloRequestSchema, request));
@@ -119,24 +142,14 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     listSessionKeys: (request) =>
       settle(() => current().listSessionKeys(validate('listSessionKeys', listSessionKeysRequestSchema, request))),
     importSessions: (request, progress) =>
-      settle(async () => {
-        // The page's progress callback arrives as a Comlink proxy; anything else is ignored.
-        const remote = typeof progress === 'function' ? (progress as RemoteCallback) : undefined;
-        try {
+      settle(() =>
+        withProgress(progress, (report) => {
           const { sessions, onConflict } = validate('importSessions', importBatchSchema, request);
           const checker = new ImportChecker();
           const batch = { sessions: sessions.map((s, i) => checker.check(s, i)), onConflict };
-          return await current().importSessions(
-            batch,
-            remote &&
-              ((processed) => {
-                remote(processed).catch(() => {});
-              }),
-          );
-        } finally {
-          remote?.[releaseProxy]?.();
-        }
-      }),
+          return current().importSessions(batch, report);
+        }),
+      ),
     goodbye: (closeStore) =>
       settle(async () => {
         stopWatching?.();

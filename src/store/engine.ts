@@ -39,7 +39,7 @@ import { commitGroup, type GroupResult } from './append.js';
 import { openDatabase, type UpgradeStep } from './database.js';
 import { DEFAULT_DB_NAME } from './defaults.js';
 import { bound, type Db } from './idb/index.js';
-import { commitImport } from './import.js';
+import { commitImport, type ImportExtra } from './import.js';
 import { readEvents, readEventsOf, readPage, readUsers } from './reads.js';
 import { ALL_STORES, type AppRecord, type SessionRecord, type StoreSchema, type UserRecord } from './records.js';
 
@@ -475,9 +475,16 @@ export class StoreEngine implements Backend {
     });
   }
 
-  /** Writes whole sessions in one transaction (see `commitImport`), then tells subscribers. */
-  async importSessions(batch: ImportBatch, onProgress?: (processed: number) => void): Promise<ImportOutcome> {
-    const { outcome, changes } = await this.run((db) => commitImport(db, batch, this.durability, onProgress));
+  /**
+   * Writes whole sessions in one transaction (see `commitImport`), then tells
+   * subscribers. `extra` writes more in that transaction (artifacts).
+   */
+  async importSessions(
+    batch: ImportBatch,
+    onProgress?: (processed: number) => void,
+    extra?: ImportExtra,
+  ): Promise<ImportOutcome> {
+    const { outcome, changes } = await this.run((db) => commitImport(db, batch, this.durability, onProgress, extra));
     for (const change of changes) this.emit(change);
     return outcome;
   }
