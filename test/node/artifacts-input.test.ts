@@ -114,6 +114,24 @@ describe('the worker host validates artifact requests again', () => {
     ['a fractional version', (h) => h.loadArtifact({ ...key, filename: 'f', version: 0.5 })],
     ['a missing session id', (h) => h.listArtifactKeys({ appName: 'app', userId: 'ada' } as never)],
     ['a "\\0" name on delete', (h) => h.deleteArtifact({ ...key, filename: 'a\u0000' })],
+    [
+      'an imported artifact of no session in the import',
+      (h) =>
+        h.importWithArtifacts({ sessions: [], onConflict: 'error' }, [
+          { ...write, version: 0, createTime: 1 },
+        ] as never),
+    ],
+    [
+      'an imported artifact with a ".." name',
+      (h) =>
+        h.importWithArtifacts(
+          {
+            sessions: [{ id: 's1', appName: 'app', userId: 'ada', state: {}, events: [], lastUpdateTime: 1 }],
+            onConflict: 'error',
+          },
+          [{ ...write, filename: 'a/..', version: 0, createTime: 1 }] as never,
+        ),
+    ],
   ];
   it.each(raw)('%s', async (_, call) => {
     const result = (await call(host)) as { ok: boolean; error?: { code: string } };
