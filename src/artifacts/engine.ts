@@ -234,10 +234,7 @@ export class ArtifactEngine implements ArtifactBackend {
     });
   }
 
-  private find(
-    store: import('./ranges.js').ArtifactStore,
-    request: ArtifactVersionRequest,
-  ): Promise<ArtifactRecord | undefined> {
+  private find(store: ArtifactStore, request: ArtifactVersionRequest): Promise<ArtifactRecord | undefined> {
     const { appName, userId, sessionId, filename, version } = request;
     const scope = scopeOf(sessionId, filename);
     if (version !== undefined) return store.get([appName, userId, scope, filename, version]);
