@@ -12,8 +12,8 @@ import type {
   ArtifactVersion,
   LoadedArtifact,
 } from './protocol.js';
-import { type ArtifactStore, prefixRange, scopeOf, scopeRange, versionsRange } from './ranges.js';
-import { type ArtifactRecord, type StoredBody, USER_SCOPE } from './records.js';
+import { type ArtifactStore, prefixRange, scopeRange, versionsRange } from './ranges.js';
+import { type ArtifactRecord, type StoredBody, scopeOf, USER_SCOPE } from './records.js';
 import type {
   ArtifactFileRequest,
   ArtifactImport,

@@ -5,7 +5,7 @@
  */
 import { InvalidInputError } from '../errors.js';
 import { validate } from '../schema.js';
-import { scopeOf } from './ranges.js';
+import { scopeOf } from './records.js';
 import { type ArtifactImport, artifactImportListSchema } from './schema.js';
 
 const keyString = (parts: readonly (string | number)[]): string => JSON.stringify(parts);

@@ -6,12 +6,9 @@
  */
 import { type Bounds, bound, type Store } from '../store/idb/index.js';
 import type { StoreSchema } from '../store/records.js';
-import { type ArtifactKey, USER_SCOPE } from './records.js';
+import type { ArtifactKey } from './records.js';
 
 export type ArtifactStore = Store<StoreSchema['artifacts']>;
-
-export const scopeOf = (sessionId: string, filename: string): string =>
-  filename.startsWith('user:') ? USER_SCOPE : sessionId;
 
 /** Every version of one artifact. */
 export const versionsRange = (appName: string, userId: string, scope: string, filename: string): Bounds<ArtifactKey> =>

@@ -8,6 +8,10 @@
 /** The `scope` of `user:` artifacts. */
 export const USER_SCOPE = '';
 
+/** Where an artifact lives: its session, or for a `user:` name the user's scope. */
+export const scopeOf = (sessionId: string, filename: string): string =>
+  filename.startsWith('user:') ? USER_SCOPE : sessionId;
+
 export type ArtifactKey = [appName: string, userId: string, scope: string, filename: string, version: number];
 
 /** What a version holds: bytes (a Blob, or an ArrayBuffer where Blobs fail), text, or a reference. */
