@@ -49,12 +49,14 @@ export async function attachFiles(
   files: readonly File[],
   onFile: (file: File, index: number) => void,
 ): Promise<void> {
-  const delta: Record<string, number> = {};
+  // Entries, not assignments: a file named "__proto__" is just a key.
+  const saved: [string, number][] = [];
   for (const [i, file] of files.entries()) {
     onFile(file, i);
     const filename = attachmentName(file.name);
-    delta[filename] = await store.artifacts.saveArtifactBlob({ ...keyOf(session), filename, blob: file });
+    saved.push([filename, await store.artifacts.saveArtifactBlob({ ...keyOf(session), filename, blob: file })]);
   }
+  const delta = Object.fromEntries(saved);
   await store.appendEvent({
     session,
     event: {

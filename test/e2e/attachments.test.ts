@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { button, chat, createSession, demoTabs, events, screenshot, timeline } from './helpers.js';
 
 const tabs = demoTabs();
+/** Generous: the machine is shared, and each poll waits on IndexedDB and a worker. */
+const SLOW = { timeout: 15_000 };
 /** A 1x1 PNG. */
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
@@ -37,8 +39,8 @@ describe('attachments in the demo', () => {
     const thumb = last.getByRole('img', { name: 'dot.png' });
     await thumb.waitFor();
     expect(await thumb.getAttribute('src')).toMatch(/^blob:/);
-    await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
-    await expect.poll(() => last.locator('pre').textContent()).toBe('Day 1: Lisbon');
+    await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth), SLOW).toBe(1);
+    await expect.poll(() => last.locator('pre').textContent(), SLOW).toBe('Day 1: Lisbon');
     expect(await last.getByRole('link', { name: 'Download' }).count()).toBe(2);
     expect(await last.textContent()).toContain('[Uploaded Artifact: "dot.png"]');
 
@@ -47,7 +49,7 @@ describe('attachments in the demo', () => {
     const file = await download;
     expect(file.suggestedFilename()).toBe('plan.txt');
 
-    await expect.poll(() => artifacts(page).textContent()).toContain('dot.png');
+    await expect.poll(() => artifacts(page).textContent(), SLOW).toContain('dot.png');
     expect(await artifacts(page).textContent()).toContain('image/png');
     expect(await artifacts(page).textContent()).toContain('plan.txt');
     await screenshot(page, 'attachments');
@@ -58,30 +60,31 @@ describe('attachments in the demo', () => {
     await events(page).last().getByRole('img', { name: 'dot.png' }).waitFor();
   });
 
-  it('takes files dropped on the events as attachments, not as an import', async () => {
+  it('takes files dropped on the events as attachments, not as an import; "__proto__" is just a name', async () => {
     const { page } = await tabs.open();
     await createSession(page, { app: 'files', user: 'ada', id: 'drop' });
     const before = await events(page).count();
     const transfer = await page.evaluateHandle(() => {
       const data = new DataTransfer();
-      data.items.add(new File(['dropped text'], 'dropped.md', { type: 'text/markdown' }));
+      data.items.add(new File(['dropped text'], '__proto__', { type: 'text/markdown' }));
       return data;
     });
     const zone = timeline(page);
     await zone.dispatchEvent('dragover', { dataTransfer: transfer });
     await zone.dispatchEvent('drop', { dataTransfer: transfer });
     await expect.poll(() => events(page).count(), { timeout: 15_000 }).toBe(before + 1);
-    await expect.poll(() => events(page).last().locator('pre').textContent()).toBe('dropped text');
+    await expect.poll(() => events(page).last().locator('pre').textContent(), SLOW).toBe('dropped text');
     expect(await page.getByRole('dialog').count()).toBe(0);
+    await expect.poll(() => artifacts(page).textContent(), SLOW).toContain('__proto__');
   });
 
   it('saves a note as an artifact when asked, and shows it under Artifacts', async () => {
     const { page } = await tabs.open();
     await createSession(page, { app: 'files', user: 'ada', id: 'notes' });
     await chat(page, 'save a note: buy milk', 2);
-    await expect.poll(() => timeline(page).textContent()).toContain('Saved your note as note.txt (version 0)');
-    await expect.poll(() => events(page).last().locator('pre').textContent()).toBe('buy milk');
-    await expect.poll(() => artifacts(page).textContent()).toContain('note.txt');
+    await expect.poll(() => timeline(page).textContent(), SLOW).toContain('Saved your note as note.txt (version 0)');
+    await expect.poll(() => events(page).last().locator('pre').textContent(), SLOW).toBe('buy milk');
+    await expect.poll(() => artifacts(page).textContent(), SLOW).toContain('note.txt');
     expect(await artifacts(page).textContent()).toContain('text/plain');
   });
 
@@ -90,7 +93,7 @@ describe('attachments in the demo', () => {
     await createSession(page, { app: 'files', user: 'ada', id: 'html' });
     const html = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
     await attach(page, [{ name: 'evil.html', mimeType: 'text/html', buffer: Buffer.from(html) }]);
-    await expect.poll(() => events(page).last().locator('pre').textContent()).toBe(html);
+    await expect.poll(() => events(page).last().locator('pre').textContent(), SLOW).toBe(html);
     const href = await events(page).last().getByRole('link', { name: 'Download' }).getAttribute('href');
     expect(href).toMatch(/^blob:/);
     // Opened directly, the link's target downloads instead of rendering as a page of the demo's origin.
