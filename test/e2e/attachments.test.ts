@@ -31,6 +31,14 @@ describe('attachments in the demo', () => {
   it('attaches files: an image shows as a thumbnail, a text as a preview, both downloadable and listed', async () => {
     const { page } = await tabs.open();
     await createSession(page, { app: 'files', user: 'ada', id: 'trip' });
+    // Remember every progress bar shown, however briefly.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      Object.assign(window, { __bars: seen });
+      new MutationObserver(() => {
+        for (const bar of document.querySelectorAll('progress')) seen.push(bar.getAttribute('aria-label') ?? '');
+      }).observe(document.body, { childList: true, subtree: true });
+    });
     await attach(page, [
       { name: 'dot.png', mimeType: 'image/png', buffer: PNG },
       { name: 'plan.txt', mimeType: 'text/plain', buffer: Buffer.from('Day 1: Lisbon') },
@@ -43,6 +51,7 @@ describe('attachments in the demo', () => {
     await expect.poll(() => last.locator('pre').textContent(), SLOW).toBe('Day 1: Lisbon');
     expect(await last.getByRole('link', { name: 'Download' }).count()).toBe(2);
     expect(await last.textContent()).toContain('[Uploaded Artifact: "dot.png"]');
+    expect(await page.evaluate(() => (window as unknown as { __bars: string[] }).__bars)).toContain('Attaching');
 
     const download = page.waitForEvent('download');
     await last.getByRole('link', { name: 'Download' }).last().click();
