@@ -12,7 +12,7 @@ import type {
   ArtifactVersion,
   LoadedArtifact,
 } from './protocol.js';
-import { type ArtifactStore, prefixRange, scopeRange, versionsRange } from './ranges.js';
+import { type ArtifactStore, clearImportedSessions, prefixRange, scopeRange, versionsRange } from './ranges.js';
 import { type ArtifactRecord, type StoredBody, scopeOf, USER_SCOPE } from './records.js';
 import type {
   ArtifactFileRequest,
@@ -107,9 +107,7 @@ export class ArtifactEngine implements ArtifactBackend {
         const store = tx.objectStore('artifacts') as ArtifactStore;
         const keyOf = (r: { appName: string; userId: string; scope: string }) =>
           JSON.stringify([r.appName, r.userId, r.scope]);
-        // As deleteSession does: a replaced session's artifacts go with it. Awaited, so that no
-        // write below lands in a range a cursor-stepped deletion has yet to walk.
-        await Promise.all(sessions.map((s) => store.delete(scopeRange(s.appName, s.userId, s.id))));
+        await clearImportedSessions.write(tx, sessions);
         const writtenScopes = new Set(sessions.map((s) => keyOf({ ...s, scope: s.id })));
         const shared = records.filter((r) => r.scope === USER_SCOPE);
         const stored = await Promise.all(

@@ -4,7 +4,9 @@
  * string and number, so `[..., x, []]` closes the range of everything under `x`
  * (and `doc`'s range never reaches `doc/nested`).
  */
+
 import { type Bounds, bound, type Store } from '../store/idb/index.js';
+import type { ImportExtra } from '../store/import.js';
 import type { StoreSchema } from '../store/records.js';
 import type { ArtifactKey } from './records.js';
 
@@ -26,3 +28,17 @@ export const prefixRange = (prefix: string[]): Bounds<ArtifactKey> =>
 export function deleteSessionArtifacts(store: ArtifactStore, appName: string, userId: string, sessionId: string): void {
   store.delete(scopeRange(appName, userId, sessionId)).catch(() => {});
 }
+
+/**
+ * What every import writes besides sessions: an imported session starts with no
+ * artifacts of an earlier incarnation of its id, as after `deleteSession`.
+ * Awaited, so that writes issued after it cannot land in a range a
+ * cursor-stepped deletion has yet to walk.
+ */
+export const clearImportedSessions: ImportExtra = {
+  stores: ['artifacts'],
+  async write(tx, written) {
+    const store = tx.objectStore('artifacts') as ArtifactStore;
+    await Promise.all(written.map((s) => store.delete(scopeRange(s.appName, s.userId, s.id))));
+  },
+};

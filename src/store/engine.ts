@@ -5,7 +5,7 @@
  * anything arriving over a port).
  */
 
-import { deleteSessionArtifacts } from '../artifacts/ranges.js';
+import { clearImportedSessions, deleteSessionArtifacts } from '../artifacts/ranges.js';
 import { ChangePublisher } from '../changes.js';
 import { AlreadyExistsError, normalizeStorageError, QuotaExceededError, StoreClosedError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -477,14 +477,17 @@ export class StoreEngine implements Backend {
 
   /**
    * Writes whole sessions in one transaction (see `commitImport`), then tells
-   * subscribers. `extra` writes more in that transaction (artifacts).
+   * subscribers. `extra` writes more in that transaction (artifacts); without
+   * it, the imported sessions' stale artifacts are cleared, as `deleteSession` would.
    */
   async importSessions(
     batch: ImportBatch,
     onProgress?: (processed: number) => void,
     extra?: ImportExtra,
   ): Promise<ImportOutcome> {
-    const { outcome, changes } = await this.run((db) => commitImport(db, batch, this.durability, onProgress, extra));
+    const { outcome, changes } = await this.run((db) =>
+      commitImport(db, batch, this.durability, onProgress, extra ?? clearImportedSessions),
+    );
     for (const change of changes) this.emit(change);
     return outcome;
   }

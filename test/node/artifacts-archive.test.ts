@@ -212,4 +212,23 @@ describe('export and import with artifacts', () => {
     expect(await skipped.artifacts.listArtifactKeys(ada)).toEqual(['mine', 'user:avatar']);
     expect(await skipped.artifacts.listArtifactKeys(bob)).toEqual(['b.bin']);
   });
+
+  it('a JSON-only import replacing a session clears its stale artifacts; user: ones stay', async () => {
+    const store = fresh();
+    await store.createSession(ada);
+    await store.artifacts.saveArtifact({ ...ada, filename: 'stale', artifact: { text: 'old' } });
+    await store.artifacts.saveArtifact({ ...ada, filename: 'user:avatar', artifact: { text: 'kept' } });
+    await store.artifacts.saveArtifact({ ...bob, filename: 'orphan', artifact: { text: 'no session' } });
+    const imported = [ada, bob].map((k) => ({
+      id: k.sessionId,
+      appName: k.appName,
+      userId: k.userId,
+      state: {},
+      events: [],
+      lastUpdateTime: 1,
+    }));
+    await store.importSessions(imported, { onConflict: 'replace' });
+    expect(await store.artifacts.listArtifactKeys(ada)).toEqual(['user:avatar']);
+    expect(await store.artifacts.listArtifactKeys(bob)).toEqual([]);
+  });
 });
