@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright';
 import { build, preview } from 'vite';
 import { chromiumArgs, chromiumPath } from '../vite.config.js';
+import { runArtifactBench } from './artifacts/run.js';
 import { renderChart } from './chart.js';
 import type { ContenderId } from './contender.js';
 import { parseArgs, selection } from './options.js';
@@ -259,6 +260,8 @@ async function main(): Promise<void> {
   );
   await writeFile(path.join(outDir, 'chart.svg'), chart);
   log(`wrote ${path.join(outDir, 'latest.json')}, latest.txt and chart.svg in ${result.durationSeconds} s`);
+  // Artifacts have their own page and driver (bench/artifacts/run.ts); a narrowed run leaves them out.
+  if (!targeted) await runArtifactBench({ quick: options.quick, out: outDir });
 }
 
 function fmt(ms: number | null): string {

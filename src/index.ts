@@ -3,6 +3,22 @@
  * the method shapes of Google ADK's `BaseSessionService`.
  */
 
+export {
+  type ArchiveImportOutcome,
+  type ArtifactFileRequest,
+  ArtifactFront,
+  type ArtifactKeyRequest,
+  type ArtifactPart,
+  type ArtifactUsage,
+  type ArtifactUsageRequest,
+  type ArtifactVersion,
+  type ArtifactVersionRequest,
+  type LoadedArtifactBlob,
+  MAX_FILENAME_LENGTH,
+  MAX_METADATA_SIZE,
+  type SaveArtifactBlobRequest,
+  type SaveArtifactRequest,
+} from './artifacts/index.js';
 export type { ChangeFilter, ChangeListener } from './changes.js';
 export { type ConnectOptions, type ConnectTarget, connectSessionStore, SessionStoreClient } from './client/connect.js';
 export { type OpenSessionStoreOptions, openSessionStore, type SessionStore, type StoreMode } from './client/open.js';
@@ -48,17 +64,24 @@ export {
 } from './store/indexeddb-session-service.js';
 export { type InjectOptions, injectSessionState, MissingTemplateKeyError } from './template.js';
 export {
+  type ArchiveExportOptions,
+  type ArchiveExportProgress,
+  type ArchiveSource,
+  type ArchiveTarget,
   EXPORT_FORMAT,
   EXPORT_VERSION,
   type ExportDocument,
   type ExportOptions,
   type ExportProgress,
+  exportArchive,
+  exportArchiveToBlob,
   exportSessions,
   exportSessionsToBlob,
   type ImportOptions,
   type ImportProgress,
   type ImportResult,
   type ImportSource,
+  importArchive,
   importSessions,
   type SessionImportOptions,
   type TransferSource,

@@ -4,6 +4,7 @@
  * structured-clone safe. Appends carry only the session key, the revision the
  * caller last saw and the events — never the session's history.
  */
+import type { ArtifactBackend } from './artifacts/protocol.js';
 import type { WireError } from './errors.js';
 import type {
   AppStateRequest,
@@ -125,11 +126,12 @@ export interface HelloResponse {
   lockName: string | null;
 }
 
-/** The host side of one connection: the backend's methods, each answering with a `Result`. */
+/** What a host serves: the session backend's methods and the artifact service's. */
+export type Served = Omit<Backend, 'close'> & ArtifactBackend;
+
+/** The host side of one connection: the served methods, each answering with a `Result`. */
 export type HostApi = {
-  [K in keyof Omit<Backend, 'close'>]: (
-    ...args: Parameters<Backend[K]>
-  ) => Promise<Result<Awaited<ReturnType<Backend[K]>>>>;
+  [K in keyof Served]: (...args: Parameters<Served[K]>) => Promise<Result<Awaited<ReturnType<Served[K]>>>>;
 } & {
   hello(request: HelloRequest): Promise<Result<HelloResponse>>;
   /** Ends this connection; with `closeStore`, also closes the store once its queued writes commit. */

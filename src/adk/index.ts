@@ -18,6 +18,8 @@ import {
 } from '@google/adk';
 import type { Event, Session, SessionService } from '../types.js';
 
+export { AdkArtifactService, type AdkCompatibleArtifacts } from './artifacts.js';
+
 /**
  * What the adapter needs: the ADK-shaped methods of an `IndexedDbSessionService`,
  * of the client `openSessionStore` or `connectSessionStore` returns, or of any

@@ -3,6 +3,7 @@
  * worker (dedicated or shared) or any `MessagePort`.
  */
 import type { Endpoint } from 'comlink';
+import { ArtifactFront } from '../artifacts/front.js';
 import { ChangeFeed, type ChangeFilter, type ChangeListener } from '../changes.js';
 import type { StoreClosedError } from '../errors.js';
 import { SessionFront } from '../front.js';
@@ -26,12 +27,15 @@ export type ConnectTarget = Worker | SharedWorker | MessagePort;
 
 /** A store in a worker, used from the page. Same methods as the in-thread service. */
 export class SessionStoreClient extends SessionFront {
+  /** Artifacts (ADK's `BaseArtifactService`, and Blobs) in the worker's database; Blobs cross by reference. */
+  readonly artifacts: ArtifactFront;
   private readonly remote: RemoteBackend;
   private readonly feed: ChangeFeed;
 
   constructor(remote: RemoteBackend, durability: Durability | undefined) {
     super(remote, durability);
     this.remote = remote;
+    this.artifacts = new ArtifactFront(remote);
     this.feed = new ChangeFeed(remote.hello.then((h) => h.dbName));
   }
 

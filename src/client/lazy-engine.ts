@@ -3,12 +3,16 @@
  * store in a worker never downloads the engine or any IndexedDB code, and one
  * that chooses `'in-thread'` fetches them once, when first used.
  */
+
+import type { ArtifactEngine } from '../artifacts/engine.js';
+import type { ArtifactBackend } from '../artifacts/protocol.js';
 import { StorageError, StoreClosedError } from '../errors.js';
 import type { Backend, ImportBatch } from '../protocol.js';
 import type { EngineOptions, StoreEngine } from '../store/engine.js';
 
-export class LazyEngine implements Backend {
+export class LazyEngine implements Backend, ArtifactBackend {
   private engine: Promise<StoreEngine> | undefined;
+  private artifacts: Promise<ArtifactEngine> | undefined;
   private closed = false;
 
   constructor(private readonly options: EngineOptions) {}
@@ -28,6 +32,45 @@ export class LazyEngine implements Backend {
       },
     );
     return this.engine;
+  }
+
+  /** The artifact engine, loaded (like the store's) on first use, and again after a failed download. */
+  private loadArtifacts(): Promise<ArtifactEngine> {
+    this.artifacts ??= Promise.all([this.load(), import('../artifacts/engine.js')]).then(
+      ([engine, { artifactEngineFor }]) => artifactEngineFor(engine),
+      (error: unknown) => {
+        this.artifacts = undefined;
+        throw error instanceof StoreClosedError || error instanceof StorageError
+          ? error
+          : new StorageError(`the store's artifact engine could not be loaded: ${String(error)}`, { cause: error });
+      },
+    );
+    return this.artifacts;
+  }
+
+  async saveArtifact(...args: Parameters<ArtifactBackend['saveArtifact']>) {
+    return (await this.loadArtifacts()).saveArtifact(...args);
+  }
+  async loadArtifact(...args: Parameters<ArtifactBackend['loadArtifact']>) {
+    return (await this.loadArtifacts()).loadArtifact(...args);
+  }
+  async listArtifactKeys(...args: Parameters<ArtifactBackend['listArtifactKeys']>) {
+    return (await this.loadArtifacts()).listArtifactKeys(...args);
+  }
+  async deleteArtifact(...args: Parameters<ArtifactBackend['deleteArtifact']>) {
+    return (await this.loadArtifacts()).deleteArtifact(...args);
+  }
+  async listArtifactVersions(...args: Parameters<ArtifactBackend['listArtifactVersions']>) {
+    return (await this.loadArtifacts()).listArtifactVersions(...args);
+  }
+  async getArtifactVersion(...args: Parameters<ArtifactBackend['getArtifactVersion']>) {
+    return (await this.loadArtifacts()).getArtifactVersion(...args);
+  }
+  async artifactUsage(...args: Parameters<ArtifactBackend['artifactUsage']>) {
+    return (await this.loadArtifacts()).artifactUsage(...args);
+  }
+  async importWithArtifacts(...args: Parameters<ArtifactBackend['importWithArtifacts']>) {
+    return (await this.loadArtifacts()).importWithArtifacts(...args);
   }
 
   async createSession(...args: Parameters<Backend['createSession']>) {

@@ -1,6 +1,7 @@
 /**
  * One call to get a store in an app, in the mode that suits it.
  */
+import { ArtifactFront } from '../artifacts/front.js';
 import { startBundledWorker } from '../bundled-worker.js';
 import { ChangeFeed, type ChangeFilter, type ChangeListener } from '../changes.js';
 import { InvalidInputError } from '../errors.js';
@@ -41,6 +42,8 @@ export interface SessionStore
     SessionCatalog,
     Pick<SessionFront, 'listSessionKeys' | 'importSessions'> {
   readonly mode: Exclude<StoreMode, 'auto'>;
+  /** Artifacts (ADK's `BaseArtifactService`, and Blobs) on the same database. */
+  readonly artifacts: ArtifactFront;
   subscribe(filter: ChangeFilter, listener: ChangeListener): () => void;
 }
 
@@ -97,15 +100,16 @@ export function openSessionStore(options: OpenSessionStoreOptions = {}): Session
 /** `'in-thread'`: the same front over an engine in this thread, loaded on first use. */
 class InThreadStore extends SessionFront implements SessionStore {
   readonly mode = 'in-thread';
+  readonly artifacts: ArtifactFront;
   private readonly feed: ChangeFeed;
 
   constructor(dbName: string | undefined, durability: Durability | undefined) {
-    super(
-      new LazyEngine({
-        ...(dbName !== undefined ? { dbName } : {}),
-        ...(durability !== undefined ? { durability } : {}),
-      }),
-    );
+    const engine = new LazyEngine({
+      ...(dbName !== undefined ? { dbName } : {}),
+      ...(durability !== undefined ? { durability } : {}),
+    });
+    super(engine);
+    this.artifacts = new ArtifactFront(engine);
     this.feed = new ChangeFeed(dbName ?? DEFAULT_DB_NAME);
   }
 

@@ -6,6 +6,7 @@
  * cannot be read) and with `TimeoutError` past the optional per-call timeout.
  */
 import { type Endpoint, proxy, type Remote, releaseProxy, wrap } from 'comlink';
+import type { ArtifactBackend } from '../artifacts/protocol.js';
 import { fromWireError, InvalidInputError, SessionStoreError, StoreClosedError, TimeoutError } from '../errors.js';
 import type { AppendBatch, Backend, HelloResponse, HostApi, ImportBatch, Result } from '../protocol.js';
 import type {
@@ -33,7 +34,7 @@ export interface RemoteOptions {
 
 type Watchable = Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
 
-export class RemoteBackend implements Backend {
+export class RemoteBackend implements Backend, ArtifactBackend {
   readonly hello: Promise<HelloResponse>;
   private readonly remote: Remote<HostApi>;
   private readonly pending = new Set<(error: Error) => void>();
@@ -180,6 +181,34 @@ export class RemoteBackend implements Backend {
   }
   listUsers(request: ListUsersRequest) {
     return this.call((r) => r.listUsers(request));
+  }
+  saveArtifact(...args: Parameters<ArtifactBackend['saveArtifact']>) {
+    return this.call((r) => r.saveArtifact(...args));
+  }
+  loadArtifact(...args: Parameters<ArtifactBackend['loadArtifact']>) {
+    return this.call((r) => r.loadArtifact(...args));
+  }
+  listArtifactKeys(...args: Parameters<ArtifactBackend['listArtifactKeys']>) {
+    return this.call((r) => r.listArtifactKeys(...args));
+  }
+  deleteArtifact(...args: Parameters<ArtifactBackend['deleteArtifact']>) {
+    return this.call((r) => r.deleteArtifact(...args));
+  }
+  listArtifactVersions(...args: Parameters<ArtifactBackend['listArtifactVersions']>) {
+    return this.call((r) => r.listArtifactVersions(...args));
+  }
+  getArtifactVersion(...args: Parameters<ArtifactBackend['getArtifactVersion']>) {
+    return this.call((r) => r.getArtifactVersion(...args));
+  }
+  artifactUsage(...args: Parameters<ArtifactBackend['artifactUsage']>) {
+    return this.call((r) => r.artifactUsage(...args));
+  }
+  importWithArtifacts(
+    batch: ImportBatch,
+    artifacts: Parameters<ArtifactBackend['importWithArtifacts']>[1],
+    onProgress?: (processed: number) => void,
+  ) {
+    return this.call((r) => r.importWithArtifacts(batch, artifacts, onProgress && proxy(onProgress)));
   }
 
   /** Ends the connection (its writes already answered); later calls reject with `StoreClosedError`. */

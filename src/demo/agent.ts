@@ -11,7 +11,14 @@
  * - `step` (session): turns taken in this session; `last_intent` (session): what the last turn did;
  * - `temp:message` / `temp:tool_result`: read later in the same turn, never stored.
  */
-import { type Event, type Session, type SessionService, StaleSessionError, TEMP_PREFIX } from '../index.js';
+import {
+  type ArtifactFront,
+  type Event,
+  type Session,
+  type SessionService,
+  StaleSessionError,
+  TEMP_PREFIX,
+} from '../index.js';
 
 export const AGENT_NAME = 'demo_agent';
 
@@ -20,6 +27,7 @@ export type Intent =
   | { kind: 'add'; a: number; b: number }
   | { kind: 'time' }
   | { kind: 'help' }
+  | { kind: 'note'; note: string }
   | { kind: 'chat' };
 
 const NUMBER = String.raw`-?\d+(?:\.\d+)?`;
@@ -28,6 +36,8 @@ const NAME = /\b(?:my name is|i am|i'm|call me)\s+([\p{L}\p{N}][\p{L}\p{N}' .-]{
 
 /** What a message asks for. Pure: the same text always gives the same intent. */
 export function parseIntent(text: string): Intent {
+  const note = /^\s*save a note:\s*([\s\S]+)$/i.exec(text)?.[1]?.trim();
+  if (note) return { kind: 'note', note };
   const name = NAME.exec(text)?.[1]?.replace(/[ .]+$/, '');
   if (name) return { kind: 'name', name };
   const add = /\b(?:add|sum|plus|what is|what's|compute)\b|\+/i.test(text) ? ADD.exec(text) : null;
@@ -38,7 +48,12 @@ export function parseIntent(text: string): Intent {
 }
 
 /** The store operations a turn needs: ADK's own shapes. */
-export type TurnStore = Pick<SessionService, 'appendEvent' | 'getSession' | 'getAppState'>;
+export type TurnStore = Pick<SessionService, 'appendEvent' | 'getSession' | 'getAppState'> & {
+  artifacts: Pick<ArtifactFront, 'saveArtifact'>;
+};
+
+/** Where "save a note: ..." goes: a session artifact, one version per note. */
+export const NOTE_FILE = 'note.txt';
 
 export interface TurnOptions {
   /** Clock for timestamps and the time tool. Default `Date.now`. */
@@ -129,6 +144,17 @@ export async function runTurn(
     });
   }
 
+  // The note is saved before the reply that records it, as ADK's Context.saveArtifact does.
+  const artifactDelta: Record<string, number> = {};
+  if (intent.kind === 'note') {
+    const key = { appName: session.appName, userId: session.userId, sessionId: session.id };
+    artifactDelta[NOTE_FILE] = await store.artifacts.saveArtifact({
+      ...key,
+      filename: NOTE_FILE,
+      artifact: { text: intent.note },
+    });
+  }
+
   const state = session.state;
   const appState = await store.getAppState({ appName: session.appName });
   const count = numberState(appState.message_count) + 1;
@@ -138,8 +164,13 @@ export async function runTurn(
   if (intent.kind === 'name') delta['user:name'] = intent.name;
   await append({
     author: AGENT_NAME,
-    content: { role: 'model', parts: [{ text: reply(intent, state, { name, step, count, app: session.appName }) }] },
-    actions: { ...emptyActions(), stateDelta: delta },
+    content: {
+      role: 'model',
+      parts: [
+        { text: reply(intent, state, { name, step, count, app: session.appName, saved: artifactDelta[NOTE_FILE] }) },
+      ],
+    },
+    actions: { ...emptyActions(), stateDelta: delta, artifactDelta },
     turnComplete: true,
   });
   return { session, events: stored };
@@ -148,7 +179,7 @@ export async function runTurn(
 function reply(
   intent: Intent,
   state: Record<string, unknown>,
-  facts: { name: string; step: number; count: number; app: string },
+  facts: { name: string; step: number; count: number; app: string; saved?: number | undefined },
 ): string {
   const hello = facts.name ? `, ${facts.name}` : '';
   switch (intent.kind) {
@@ -162,11 +193,14 @@ function reply(
       const time = (state['temp:tool_result'] as { time?: unknown } | undefined)?.time;
       return `It is ${typeof time === 'string' ? clockTime(Date.parse(time)) : 'unknown'}${hello} (from the get_current_time tool).`;
     }
+    case 'note':
+      return `Saved your note as ${NOTE_FILE} (version ${facts.saved}): see it under Artifacts.`;
     case 'help':
       return [
         'I am an offline demo agent: no model, same answer for the same input. Try:',
         '• "my name is Ada": remembered in user:name (user scope)',
         '• "add 2 and 3" or "what time is it": a tool call and its response',
+        '• "save a note: buy milk": a text artifact, recorded in artifactDelta',
         '• anything else: an echo',
         'Every reply counts app:message_count (app scope) and step (session scope).',
       ].join('\n');

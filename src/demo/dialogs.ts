@@ -187,9 +187,10 @@ export interface ExportChoice {
 }
 
 /** Asks what to export, the current selection first; `start` runs it (progress shows below). */
-export function exportDialog(choices: ExportChoice[], start: (choice: ExportChoice) => void): void {
+export function exportDialog(choices: ExportChoice[], start: (choice: ExportChoice, withFiles: boolean) => void): void {
   const name = `export-scope-${Math.random().toString(36).slice(2)}`;
   const radios = choices.map((_, i) => h('input', { type: 'radio', name, value: String(i), checked: i === 0 }));
+  const withFiles = h('input', { type: 'checkbox', name: 'with-files' });
   const parts = modal(
     'Export sessions',
     [
@@ -211,13 +212,18 @@ export function exportDialog(choices: ExportChoice[], start: (choice: ExportChoi
           ),
         ),
       ),
-      h('p', { class: 'dialog-text muted' }, 'Saved as one JSON file: whole sessions, every event, state by scope.'),
+      h('label', { class: 'choice' }, withFiles, h('span', null, 'Include attached files (a .zip)')),
+      h(
+        'p',
+        { class: 'dialog-text muted' },
+        'Saved as one JSON file: whole sessions, every event, state by scope; with files, a .zip that also holds every artifact.',
+      ),
     ],
     'Export',
   );
   onSubmit(parts, async () => {
     const at = radios.findIndex((r) => r.checked);
-    start(choices[at] as ExportChoice);
+    start(choices[at] as ExportChoice, withFiles.checked);
   });
   parts.dialog.showModal();
 }

@@ -5,11 +5,12 @@
  */
 import type { Event, Session, StoreChange } from '../index.js';
 import { runTurn } from './agent.js';
+import { artifactsPanel, attachFiles, eventAttachments, ObjectUrls } from './attachments.js';
 import { type PendingConfirmation, pendingConfirmation } from './confirmation.js';
 import type { Inspector } from './context.js';
 import { confirmDialog } from './dialogs.js';
 import { h, replace, throttle } from './dom.js';
-import { dateTime, formatCount, relativeTime } from './format.js';
+import { dateTime, formatBytes, formatCount, relativeTime } from './format.js';
 import { formatHash, type Selection } from './route.js';
 import { statePanel } from './state-panel.js';
 import { renderEvents } from './timeline.js';
@@ -32,6 +33,21 @@ export class SessionView {
     'aria-label': 'Message',
   });
   private readonly send = h('button', { type: 'submit', class: 'primary' }, 'Send');
+  /** Files go to the store as they are (a `File` is a Blob); the button opens the picker. */
+  private readonly files = h('input', {
+    type: 'file',
+    multiple: true,
+    class: 'visually-hidden',
+    tabindex: -1,
+    'aria-hidden': 'true',
+  });
+  private readonly attach = h(
+    'button',
+    { type: 'button', class: 'ghost', title: 'Or drop files on the events' },
+    'Attach file',
+  );
+  private readonly progress = h('div', { class: 'attach-progress', role: 'status', hidden: true });
+  private readonly urls = new ObjectUrls();
   /** Which agent answers: the hand-written one, or ADK's own Runner and LlmAgent (loaded when chosen). */
   private readonly agent = h(
     'select',
@@ -39,7 +55,15 @@ export class SessionView {
     h('option', { value: 'demo' }, 'Demo agent'),
     h('option', { value: 'adk' }, 'ADK agent'),
   );
-  private readonly composer = h('form', { class: 'composer' }, this.agent, this.input, this.send);
+  private readonly composer = h(
+    'form',
+    { class: 'composer' },
+    this.agent,
+    this.attach,
+    this.files,
+    this.input,
+    this.send,
+  );
   /** ADK's human-in-the-loop: shown while a tool call waits for the user's answer. */
   private readonly confirmText = h('p', { class: 'confirm-text' });
   private readonly approve = h('button', { type: 'button', class: 'primary' }, 'Approve');
@@ -56,7 +80,7 @@ export class SessionView {
   private readonly body = h(
     'div',
     { class: 'detail-body' },
-    h('div', { class: 'timeline-col' }, this.eventsTitle, this.scroller, this.confirmBar, this.composer),
+    h('div', { class: 'timeline-col' }, this.eventsTitle, this.scroller, this.confirmBar, this.progress, this.composer),
     this.state,
   );
   private readonly placeholder = h('div', { class: 'detail-empty' });
@@ -79,6 +103,13 @@ export class SessionView {
           ? 'Message the ADK agent. Try "send 5 to Bob" (it asks first), "add 2 and 3"'
           : 'Message the demo agent. Try "my name is Ada", "add 2 and 3", "what time is it", "help"';
     });
+    this.attach.addEventListener('click', () => this.files.click());
+    this.files.addEventListener('change', () => {
+      const picked = [...(this.files.files ?? [])];
+      this.files.value = '';
+      void this.attachAll(picked);
+    });
+    this.acceptDrops();
     this.approve.addEventListener('click', () => void this.answer(true));
     this.reject.addEventListener('click', () => void this.answer(false));
     this.confirmBar.hidden = true;
@@ -106,6 +137,7 @@ export class SessionView {
     if (same && this.session) return;
     this.key = { ...selection };
     this.session = undefined;
+    this.urls.revokeAll();
     this.rendered = [];
     this.window = WINDOW_STEP;
     this.wantFocus = false;
@@ -265,11 +297,13 @@ export class SessionView {
     const at = lastShown && !full ? session.events.findIndex((e) => e.id === lastShown.id) : -1;
     if (at >= 0) {
       const added = session.events.slice(at + 1);
-      for (const li of renderEvents(this.timeline, added, lastShown)) li.classList.add('new');
+      for (const li of renderEvents(this.timeline, added, lastShown, this.attachments(session)))
+        li.classList.add('new');
       this.rendered = [...this.rendered, ...added];
     } else {
+      this.urls.revokeAll();
       replace(this.timeline);
-      renderEvents(this.timeline, session.events, undefined);
+      renderEvents(this.timeline, session.events, undefined, this.attachments(session));
       this.rendered = [...session.events];
     }
     if (session.events.length === 0) {
@@ -296,6 +330,7 @@ export class SessionView {
       this.state,
       h('h3', { class: 'col-title' }, 'State'),
       statePanel(session, { complete, reveal: (id) => this.reveal(id) }),
+      artifactsPanel(this.inspector.store, session, this.urls),
     );
     if (stick) this.scroller.scrollTop = this.scroller.scrollHeight;
     if (this.wantFocus) {
@@ -358,6 +393,52 @@ export class SessionView {
     void item.offsetWidth;
     item.classList.add('highlight');
     item.focus({ preventScroll: true });
+  }
+
+  private attachments(session: Session) {
+    const key = { appName: session.appName, userId: session.userId, sessionId: session.id };
+    return (event: Event) => eventAttachments(this.inspector.store, key, event, this.urls);
+  }
+
+  /** Stores the files as artifacts and records them in one user event; a bar shows which file is going in. */
+  private async attachAll(files: File[]): Promise<void> {
+    const session = this.session;
+    if (!session || files.length === 0 || this.turnRunning) return;
+    const bar = h('progress', { max: files.length, value: 0, 'aria-label': 'Attaching' });
+    const label = h('span');
+    replace(this.progress, label, bar);
+    this.progress.hidden = false;
+    try {
+      await this.busy(() =>
+        attachFiles(this.inspector.store, session, files, (file, i) => {
+          bar.value = i;
+          // A large file's bytes go in as one Blob: the bar waits on it rather than guessing.
+          if (file.size > 4 * 1024 * 1024) bar.removeAttribute('value');
+          label.textContent = `Attaching ${file.name} (${formatBytes(file.size)}), ${i + 1} of ${files.length}… `;
+        }),
+      );
+    } finally {
+      this.progress.hidden = true;
+      replace(this.progress);
+    }
+  }
+
+  /** Files dropped on the events or the composer are attachments (the page elsewhere imports). */
+  private acceptDrops(): void {
+    const zone = this.body.querySelector('.timeline-col') as HTMLElement;
+    const hasFiles = (event: DragEvent): boolean => event.dataTransfer?.types.includes('Files') ?? false;
+    zone.addEventListener('dragover', (event) => {
+      if (!hasFiles(event) || !this.session) return;
+      event.preventDefault();
+      zone.classList.add('drop-attach');
+    });
+    zone.addEventListener('dragleave', () => zone.classList.remove('drop-attach'));
+    zone.addEventListener('drop', (event) => {
+      zone.classList.remove('drop-attach');
+      if (!hasFiles(event) || !this.session) return;
+      event.preventDefault();
+      void this.attachAll([...(event.dataTransfer?.files ?? [])]);
+    });
   }
 
   private async chat(): Promise<void> {

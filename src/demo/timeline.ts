@@ -4,7 +4,7 @@
  * went. Consecutive events of one invocation are grouped under its id.
  */
 import type { Event, Part } from '../index.js';
-import { h } from './dom.js';
+import { type Child, h } from './dom.js';
 import { clockTime, dateTime, shortId } from './format.js';
 import { jsonBlock, jsonInline } from './json-view.js';
 import { deltaEntries } from './state-scopes.js';
@@ -79,7 +79,8 @@ function deltaChips(event: Event): HTMLElement | null {
   );
 }
 
-export function eventView(event: Event): HTMLLIElement {
+/** `extra` adds what the event refers to (its attachments), after its parts. */
+export function eventView(event: Event, extra?: (event: Event) => Child): HTMLLIElement {
   const parts = event.content?.parts ?? [];
   const flags: string[] = [];
   if (event.partial) flags.push('partial');
@@ -104,6 +105,7 @@ export function eventView(event: Event): HTMLLIElement {
       h('time', { class: 'mono event-time', title: dateTime(event.timestamp) }, clockTime(event.timestamp)),
     ),
     parts.length > 0 ? h('div', { class: 'event-body' }, parts.map(partView)) : null,
+    extra?.(event),
     event.errorCode || event.errorMessage
       ? h('p', { class: 'event-error' }, `${event.errorCode ?? 'error'}: ${event.errorMessage ?? ''}`)
       : null,
@@ -135,12 +137,17 @@ export function invocationSeparator(invocationId: string | undefined): HTMLLIEle
 }
 
 /** Appends `events` to `list`, `previous` being the event shown last; returns the new event items. */
-export function renderEvents(list: HTMLElement, events: Event[], previous: Event | undefined): HTMLLIElement[] {
+export function renderEvents(
+  list: HTMLElement,
+  events: Event[],
+  previous: Event | undefined,
+  extra?: (event: Event) => Child,
+): HTMLLIElement[] {
   let last = previous;
   const items: HTMLLIElement[] = [];
   for (const event of events) {
     if (!last || last.invocationId !== event.invocationId) list.append(invocationSeparator(event.invocationId));
-    const item = eventView(event);
+    const item = eventView(event, extra);
     list.append(item);
     items.push(item);
     last = event;

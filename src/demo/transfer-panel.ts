@@ -1,19 +1,26 @@
 /**
  * Export and Import: the one place the demo uses the transfer API
- * (`exportSessionsToBlob`, `importSessions`). Export saves the selected app or
- * user (or everything) as a JSON file; Import reads a file picked or dropped on
- * the page, shows progress, and shows a bad file's error plainly.
+ * (`exportSessionsToBlob`, `importSessions`, and with files `exportArchiveToBlob`,
+ * `importArchive`). Export saves the selected app or user (or everything) as a
+ * JSON file, or a .zip with the artifacts; Import reads either, picked or
+ * dropped on the page, shows progress, and shows a bad file's error plainly.
  */
-import { exportSessionsToBlob, importSessions } from '../index.js';
+import { exportArchiveToBlob, exportSessionsToBlob, importArchive, importSessions } from '../index.js';
 import type { Inspector } from './context.js';
 import { type ExportChoice, exportDialog } from './dialogs.js';
 import { h } from './dom.js';
 import { formatBytes, formatCount } from './format.js';
 
-function fileName(appName: string | undefined, userId: string | undefined): string {
+function fileName(appName: string | undefined, userId: string | undefined, extension: 'json' | 'zip'): string {
   const stamp = new Date().toISOString().replace(/[:]/g, '').replace(/\..*/, '');
   const scope = [appName ?? 'all-apps', userId].filter(Boolean).join('-');
-  return `adk-sessions-${scope}-${stamp}.json`.replace(/[^A-Za-z0-9._-]+/g, '_');
+  return `adk-sessions-${scope}-${stamp}.${extension}`.replace(/[^A-Za-z0-9._-]+/g, '_');
+}
+
+/** A zip starts with "PK": what the file is, whatever its name says. */
+async function isZip(file: Blob): Promise<boolean> {
+  const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
+  return head[0] === 0x50 && head[1] === 0x4b;
 }
 
 export class TransferPanel {
@@ -21,7 +28,7 @@ export class TransferPanel {
   readonly importButton = h('button', { type: 'button' }, 'Import');
   private readonly picker = h('input', {
     type: 'file',
-    accept: '.json,application/json',
+    accept: '.json,application/json,.zip,application/zip',
     hidden: true,
     tabindex: -1,
     'aria-hidden': 'true',
@@ -55,28 +62,35 @@ export class TransferPanel {
         label: `Everything (${apps.length} app${apps.length === 1 ? '' : 's'})`,
         count: apps.reduce((n, a) => n + a.sessionCount, 0),
       });
-      exportDialog(choices, (choice) => void this.export(choice.appName, choice.userId));
+      exportDialog(choices, (choice, withFiles) => void this.export(choice.appName, choice.userId, withFiles));
     } catch (error) {
       this.inspector.status.error('Export failed', error);
     }
   }
 
-  async export(app: string | undefined, user: string | undefined): Promise<void> {
+  async export(app: string | undefined, user: string | undefined, withFiles = false): Promise<void> {
     const task = this.inspector.status.task('Export');
     this.exportButton.disabled = true;
     try {
-      const blob = await exportSessionsToBlob(this.inspector.store, {
-        ...(app ? { appName: app } : {}),
-        ...(app && user ? { userId: user } : {}),
-        onProgress: (p) =>
-          task.progress(
-            p.sessions,
-            p.totalSessions,
-            `${formatCount(p.sessions)} of ${formatCount(p.totalSessions)} sessions`,
-          ),
-      });
+      const scope = { ...(app ? { appName: app } : {}), ...(app && user ? { userId: user } : {}) };
+      const sessions = (p: { sessions: number; totalSessions: number }) =>
+        `${formatCount(p.sessions)} of ${formatCount(p.totalSessions)} sessions`;
+      const blob = withFiles
+        ? await exportArchiveToBlob(this.inspector.store, {
+            ...scope,
+            onProgress: (p) =>
+              task.progress(
+                p.sessions,
+                p.totalSessions,
+                `${sessions(p)}, ${formatCount(p.artifacts)} files (${formatBytes(p.bytes)})`,
+              ),
+          })
+        : await exportSessionsToBlob(this.inspector.store, {
+            ...scope,
+            onProgress: (p) => task.progress(p.sessions, p.totalSessions, sessions(p)),
+          });
       const url = URL.createObjectURL(blob);
-      const name = fileName(app, user);
+      const name = fileName(app, user, withFiles ? 'zip' : 'json');
       const link = h('a', { href: url, download: name, hidden: true });
       document.body.append(link);
       link.click();
@@ -95,7 +109,8 @@ export class TransferPanel {
     this.importButton.disabled = true;
     try {
       // Sessions already in the store are kept: importing the same file twice is harmless.
-      const result = await importSessions(this.inspector.store, file, {
+      const zip = await isZip(file);
+      const result = await (zip ? importArchive : importSessions)(this.inspector.store, file, {
         onConflict: 'skip',
         onProgress: (p) => {
           if (p.totalSessions === undefined) {
@@ -111,8 +126,9 @@ export class TransferPanel {
         },
       });
       const skipped = result.skipped > 0 ? `; ${formatCount(result.skipped)} already existed and were skipped` : '';
+      const files = 'artifacts' in result ? ` and ${formatCount(result.artifacts as number)} files` : '';
       task.finish(
-        `Imported ${formatCount(result.sessions)} sessions and ${formatCount(result.events)} events from ${file.name}${skipped}.`,
+        `Imported ${formatCount(result.sessions)} sessions and ${formatCount(result.events)} events${files} from ${file.name}${skipped}.`,
       );
     } catch (error) {
       task.fail(`Import failed: ${file.name} was not imported`, error);
@@ -139,9 +155,11 @@ export class TransferPanel {
     });
     window.addEventListener('drop', (event) => {
       if (!hasFiles(event)) return;
-      event.preventDefault();
       depth = 0;
       root.classList.remove('dropping');
+      // Taken already: files dropped on a session's timeline are attachments, not an import.
+      if (event.defaultPrevented) return;
+      event.preventDefault();
       const file = event.dataTransfer?.files[0];
       if (file) void this.import(file);
     });

@@ -4,6 +4,7 @@
  * passes it to the engine and sends back a `Result`, so errors keep their class.
  */
 import { type Endpoint, expose, releaseProxy } from 'comlink';
+import { artifactMethods } from '../artifacts/host.js';
 import { InvalidInputError, normalizeStorageError, toWireError, type WireError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { AppendBatch, HelloRequest, HostApi, Result } from '../protocol.js';
@@ -60,6 +61,27 @@ function holdLifeLock(): Promise<string | null> {
   return lifeLock;
 }
 
+/**
+ * Runs `work` with the page's progress callback, which arrives as a Comlink
+ * proxy (anything else is ignored), released once the work is done.
+ */
+async function withProgress<T>(
+  progress: unknown,
+  work: (report: ((processed: number) => void) | undefined) => Promise<T>,
+): Promise<T> {
+  const remote = typeof progress === 'function' ? (progress as RemoteCallback) : undefined;
+  try {
+    return await work(
+      remote &&
+        ((processed) => {
+          remote(processed).catch(() => {});
+        }),
+    );
+  } finally {
+    remote?.[releaseProxy]?.();
+  }
+}
+
 /** The host API for one connection; `engineFor` picks the engine a client's hello asks for. */
 export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): HostApi {
   let engine: StoreEngine | undefined;
@@ -68,7 +90,17 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     if (!engine) throw new InvalidInputError('the client must say hello before any other call');
     return engine;
   };
+  const artifacts = artifactMethods(current);
   const host: HostApi = {
+    saveArtifact: (request) => settle(() => artifacts.saveArtifact(request)),
+    loadArtifact: (request) => settle(() => artifacts.loadArtifact(request)),
+    listArtifactKeys: (request) => settle(() => artifacts.listArtifactKeys(request)),
+    deleteArtifact: (request) => settle(() => artifacts.deleteArtifact(request)),
+    listArtifactVersions: (request) => settle(() => artifacts.listArtifactVersions(request)),
+    getArtifactVersion: (request) => settle(() => artifacts.getArtifactVersion(request)),
+    artifactUsage: (request) => settle(() => artifacts.artifactUsage(request)),
+    importWithArtifacts: (request, carried, progress) =>
+      settle(() => withProgress(progress, (report) => artifacts.importWithArtifacts(request, carried, report))),
     hello: (request) =>
       settle(async () => {
         engine = engineFor(validate('hello', helloRequestSchema, request));
@@ -110,24 +142,14 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     listSessionKeys: (request) =>
       settle(() => current().listSessionKeys(validate('listSessionKeys', listSessionKeysRequestSchema, request))),
     importSessions: (request, progress) =>
-      settle(async () => {
-        // The page's progress callback arrives as a Comlink proxy; anything else is ignored.
-        const remote = typeof progress === 'function' ? (progress as RemoteCallback) : undefined;
-        try {
+      settle(() =>
+        withProgress(progress, (report) => {
           const { sessions, onConflict } = validate('importSessions', importBatchSchema, request);
           const checker = new ImportChecker();
           const batch = { sessions: sessions.map((s, i) => checker.check(s, i)), onConflict };
-          return await current().importSessions(
-            batch,
-            remote &&
-              ((processed) => {
-                remote(processed).catch(() => {});
-              }),
-          );
-        } finally {
-          remote?.[releaseProxy]?.();
-        }
-      }),
+          return current().importSessions(batch, report);
+        }),
+      ),
     goodbye: (closeStore) =>
       settle(async () => {
         stopWatching?.();

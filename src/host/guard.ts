@@ -36,8 +36,11 @@ function refusal(data: unknown, host: object): string | null {
   return fits ? null : 'arguments must be plain values';
 }
 
-/** Arguments that may be a proxied callback, by method: the import's progress listener. */
-const CALLBACK_ARGUMENTS: Readonly<Record<string, readonly number[]>> = { importSessions: [1] };
+/** Arguments that may be a proxied callback, by method: the imports' progress listeners. */
+const CALLBACK_ARGUMENTS: Readonly<Record<string, readonly number[]>> = {
+  importSessions: [1],
+  importWithArtifacts: [2],
+};
 
 function deliver(listener: Listener, event: Event): void {
   if (typeof listener === 'function') listener(event);

@@ -27,6 +27,10 @@ const upgrades: UpgradeStep[] = [
     db.createObjectStore('appState', { keyPath: 'appName' });
     db.createObjectStore('userState', { keyPath: ['appName', 'userId'] });
   },
+  // Artifacts (src/artifacts): one record per version, its bytes as a Blob.
+  (db) => {
+    db.createObjectStore('artifacts', { keyPath: ['appName', 'userId', 'scope', 'filename', 'version'] });
+  },
 ];
 
 export const SCHEMA_VERSION = upgrades.length - 1;

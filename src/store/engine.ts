@@ -5,6 +5,7 @@
  * anything arriving over a port).
  */
 
+import { clearImportedSessions, deleteSessionArtifacts } from '../artifacts/ranges.js';
 import { ChangePublisher } from '../changes.js';
 import { AlreadyExistsError, normalizeStorageError, QuotaExceededError, StoreClosedError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -40,7 +41,7 @@ import { openDatabase, type UpgradeStep } from './database.js';
 import { DEFAULT_DB_NAME } from './defaults.js';
 import { GroupQueue, type Settled } from './group-commit.js';
 import { bound, type Db } from './idb/index.js';
-import { commitImport } from './import.js';
+import { commitImport, type ImportExtra } from './import.js';
 import { readEvents, readEventsOf, readPage, readUsers } from './reads.js';
 import { ALL_STORES, type AppRecord, type SessionRecord, type StoreSchema, type UserRecord } from './records.js';
 
@@ -187,6 +188,14 @@ export class StoreEngine implements Backend {
       });
     }
     return this.connection;
+  }
+
+  /**
+   * Runs `work` on the open database, its failures typed as every engine call's:
+   * how capabilities beside sessions (src/artifacts) reach the same database.
+   */
+  transact<T>(work: (db: Db<StoreSchema>) => Promise<T>): Promise<T> {
+    return this.run(work);
   }
 
   /** Runs `work` and turns whatever IndexedDB threw into the typed family. */
@@ -439,9 +448,19 @@ export class StoreEngine implements Backend {
     });
   }
 
-  /** Writes whole sessions in one transaction (see `commitImport`), then tells subscribers. */
-  async importSessions(batch: ImportBatch, onProgress?: (processed: number) => void): Promise<ImportOutcome> {
-    const { outcome, changes } = await this.run((db) => commitImport(db, batch, this.durability, onProgress));
+  /**
+   * Writes whole sessions in one transaction (see `commitImport`), then tells
+   * subscribers. `extra` writes more in that transaction (artifacts); without
+   * it, the imported sessions' stale artifacts are cleared, as `deleteSession` would.
+   */
+  async importSessions(
+    batch: ImportBatch,
+    onProgress?: (processed: number) => void,
+    extra?: ImportExtra,
+  ): Promise<ImportOutcome> {
+    const { outcome, changes } = await this.run((db) =>
+      commitImport(db, batch, this.durability, onProgress, extra ?? clearImportedSessions),
+    );
     this.emit(changes);
     return outcome;
   }
@@ -499,7 +518,7 @@ function toLoaded(
 }
 
 /**
- * Removes a session and its events in one transaction; with `counts`, also
+ * Removes a session, its events and its session-scoped artifacts in one transaction; with `counts`, also
  * lowers the app's and user's session counts in it. Resolves `false` for an
  * unknown session.
  */
@@ -508,7 +527,9 @@ async function removeSession(
   { appName, userId, sessionId }: DeleteSessionRequest,
   counts: boolean,
 ): Promise<boolean> {
-  const tx = db.transaction(ALL_STORES, 'readwrite');
+  const tx = db.transaction([...ALL_STORES, 'artifacts'], 'readwrite');
+  // Also for a session never created: ADK lets artifacts be saved under any session id.
+  deleteSessionArtifacts(tx.objectStore('artifacts'), appName, userId, sessionId);
   const [record, app, user] = await Promise.all([
     tx.objectStore('sessions').get([appName, userId, sessionId]),
     counts ? tx.objectStore('appState').get(appName) : undefined,

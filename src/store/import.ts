@@ -9,8 +9,29 @@ import { newId } from '../ids.js';
 import type { ImportBatch, ImportOutcome, StoreChange } from '../protocol.js';
 import { applyDelta, isEmpty, splitDelta } from '../state.js';
 import { storable } from './append.js';
-import { bound, type Db } from './idb/index.js';
-import { ALL_STORES, type AppRecord, type SessionRecord, type StoreSchema, type UserRecord } from './records.js';
+import { bound, type Db, type Tx } from './idb/index.js';
+import {
+  ALL_STORES,
+  type AppRecord,
+  type SessionRecord,
+  type StoreName,
+  type StoreSchema,
+  type UserRecord,
+} from './records.js';
+
+/**
+ * More to write in an import's one transaction (artifacts, src/artifacts):
+ * `write` learns which sessions were written (new or replacing a stored one),
+ * may read and write `stores`, and must issue its writes before it resolves.
+ * Its failure aborts the whole import.
+ */
+export interface ImportExtra {
+  stores: StoreName[];
+  write(
+    tx: Tx<StoreSchema, StoreName>,
+    written: readonly { appName: string; userId: string; id: string }[],
+  ): Promise<void>;
+}
 
 export interface ImportCommit {
   outcome: ImportOutcome;
@@ -57,8 +78,10 @@ export async function commitImport(
   batch: ImportBatch,
   durability: IDBTransactionDurability,
   onProgress?: (processed: number) => void,
+  extra?: ImportExtra,
 ): Promise<ImportCommit> {
-  const tx = db.transaction(ALL_STORES, 'readwrite', { durability });
+  const tx = db.transaction(extra ? [...ALL_STORES, ...extra.stores] : ALL_STORES, 'readwrite', { durability });
+  const writtenKeys: { appName: string; userId: string; id: string }[] = [];
   const sessions = tx.objectStore('sessions');
   const events = tx.objectStore('events');
   const appStore = tx.objectStore('appState');
@@ -166,6 +189,7 @@ export async function commitImport(
       reportAfter(i + 1)?.(written);
       outcome.sessions++;
       outcome.events += session.events.length;
+      writtenKeys.push({ appName, userId, id });
       changes.push({
         type: 'created',
         appName,
@@ -183,6 +207,7 @@ export async function commitImport(
         inFlight = written;
       }
     }
+    await extra?.write(tx, writtenKeys);
   } catch (error) {
     // Requests already issued must not commit: an import is whole or nothing.
     try {

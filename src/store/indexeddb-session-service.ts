@@ -1,9 +1,11 @@
+import { type ArtifactEngineOptions, artifactEngineFor } from '../artifacts/engine.js';
+import { ArtifactFront } from '../artifacts/front.js';
 import { ChangeFeed, type ChangeFilter, type ChangeListener } from '../changes.js';
 import type { StoreClosedError } from '../errors.js';
 import { SessionFront } from '../front.js';
 import { type EngineOptions, StoreEngine } from './engine.js';
 
-export type IndexedDbSessionServiceOptions = EngineOptions;
+export type IndexedDbSessionServiceOptions = EngineOptions & ArtifactEngineOptions;
 
 /**
  * The session store running in this thread, over the given `IDBFactory`: real
@@ -20,12 +22,16 @@ export type IndexedDbSessionServiceOptions = EngineOptions;
  */
 export class IndexedDbSessionService extends SessionFront {
   readonly engine: StoreEngine;
+  /** Artifacts (ADK's `BaseArtifactService`, and Blobs) on the same database. */
+  readonly artifacts: ArtifactFront;
   private readonly feed: ChangeFeed;
 
   constructor(options: IndexedDbSessionServiceOptions = {}) {
     const engine = new StoreEngine(options);
     super(engine);
     this.engine = engine;
+    const bytes = options.artifactBytes;
+    this.artifacts = new ArtifactFront(artifactEngineFor(engine, bytes ? { artifactBytes: bytes } : {}));
     this.feed = new ChangeFeed(engine.dbName);
   }
 

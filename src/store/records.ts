@@ -4,6 +4,7 @@
  * every incarnation of a session id) and a sequence number assigned inside the
  * append transaction, so append order holds across tabs whatever the timestamps.
  */
+import type { ArtifactKey, ArtifactRecord } from '../artifacts/records.js';
 import type { Event } from '../types.js';
 
 export interface SessionRecord {
@@ -61,7 +62,9 @@ export type StoreSchema = {
   };
   appState: { key: string; value: AppRecord; indexes: Record<never, never> };
   userState: { key: [string, string]; value: UserRecord; indexes: Record<never, never> };
+  artifacts: { key: ArtifactKey; value: ArtifactRecord; indexes: Record<never, never> };
 };
 
-export type StoreName = 'sessions' | 'events' | 'appState' | 'userState';
+export type StoreName = 'sessions' | 'events' | 'appState' | 'userState' | 'artifacts';
+/** The session stores. Not `artifacts`: a long Blob write there must not hold up session reads. */
 export const ALL_STORES: StoreName[] = ['sessions', 'events', 'appState', 'userState'];

@@ -37,7 +37,7 @@ export interface ExportOptions {
 }
 
 /** The object ADK's API server returns for a session, fields in its order. */
-function adkSession(s: Session): Session {
+export function adkSession(s: Session): Session {
   return {
     id: s.id,
     appName: s.appName,

@@ -48,7 +48,7 @@ export interface ImportOptions {
 
 export type ImportResult = ImportOutcome;
 
-function parseJson(text: string): unknown {
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {

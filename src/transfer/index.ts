@@ -1,4 +1,13 @@
-/** Export and import of sessions as ADK-compatible JSON. */
+/** Export and import of sessions as ADK-compatible JSON, and with their artifacts as a zip archive. */
+export {
+  type ArchiveExportOptions,
+  type ArchiveExportProgress,
+  type ArchiveSource,
+  type ArchiveTarget,
+  exportArchive,
+  exportArchiveToBlob,
+  importArchive,
+} from './archive.js';
 export {
   type ExportOptions,
   type ExportProgress,

@@ -61,10 +61,11 @@ const progressBars = (page: Page) =>
   page.evaluate(() => (window as unknown as { __progressBars: string[] }).__progressBars);
 
 /** Exports through the Export dialog, choosing `scope`; returns the file's path. */
-async function exportFile(page: Page, scope: RegExp, path: string): Promise<string> {
+async function exportFile(page: Page, scope: RegExp, path: string, withFiles = false): Promise<string> {
   await button(page, 'Export').click();
   const dialog = page.getByRole('dialog', { name: 'Export sessions' });
   await dialog.getByRole('radio', { name: scope }).check();
+  if (withFiles) await dialog.getByRole('checkbox', { name: 'Include attached files (a .zip)' }).check();
   const download = page.waitForEvent('download');
   await button(dialog, 'Export').click();
   await (await download).saveAs(path);
@@ -130,6 +131,33 @@ describe('export and import', () => {
     // Importing the same file again skips what exists and says so.
     await importFile(target, exported);
     await expect.poll(() => target.getByRole('status').textContent()).toMatch(/3 already existed and were skipped/);
+  });
+
+  it('carries attached files and notes in a .zip export into another profile', async () => {
+    const source = await profile();
+    await createSession(source, { app: 'files', user: 'ada', id: 'trip' });
+    const chooser = source.waitForEvent('filechooser');
+    await button(source, 'Attach file').click();
+    await (await chooser).setFiles([
+      { name: 'plan.txt', mimeType: 'text/plain', buffer: Buffer.from('Day 1: Lisbon') },
+    ]);
+    await expect.poll(() => events(source).count()).toBe(1);
+    await chat(source, 'save a note: pack the charger', 2);
+    const exported = await exportFile(source, /^Everything/, artefact('export-with-files.zip'), true);
+    expect(readFileSync(exported).subarray(0, 2).toString()).toBe('PK');
+
+    const target = await profile();
+    await importFile(target, exported);
+    await expect
+      .poll(() => target.getByRole('status').textContent())
+      .toMatch(/Imported 1 sessions and 3 events and 2 files from export-with-files\.zip\./);
+    await target.getByRole('link', { name: /^files/ }).click();
+    await sessionRows(target).filter({ hasText: 'trip' }).click();
+    await sessionTitle(target).filter({ hasText: 'trip' }).waitFor();
+    await expect.poll(() => events(target).first().locator('pre').textContent()).toBe('Day 1: Lisbon');
+    await expect.poll(() => events(target).last().locator('pre').textContent()).toBe('pack the charger');
+    const panel = target.getByRole('region', { name: 'Artifacts' });
+    await expect.poll(() => panel.textContent()).toMatch(/note\.txt.*plan\.txt/s);
   });
 
   it('exports only the selected app or user when asked', async () => {

@@ -5,7 +5,8 @@
  */
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AGENT_NAME, parseIntent, runTurn } from '../../src/demo/agent.js';
+import { AGENT_NAME, NOTE_FILE, parseIntent, runTurn } from '../../src/demo/agent.js';
+import { attachmentName } from '../../src/demo/attachments.js';
 import { IndexedDbSessionService, type Session } from '../../src/index.js';
 
 let store: IndexedDbSessionService;
@@ -37,6 +38,8 @@ describe('parseIntent', () => {
     ['what is -1.5 + 4', { kind: 'add', a: -1.5, b: 4 }],
     ['what time is it?', { kind: 'time' }],
     ['help', { kind: 'help' }],
+    ['save a note: buy milk\nand eggs', { kind: 'note', note: 'buy milk\nand eggs' }],
+    ['please save a note: x', { kind: 'chat' }],
     ['I have 2 and 3 cats', { kind: 'chat' }],
     ['hello', { kind: 'chat' }],
   ])('%s', (text, intent) => {
@@ -145,5 +148,33 @@ describe('runTurn', () => {
     expect(reloaded.events.map((e) => e.author)).toEqual(['user', AGENT_NAME, 'user', AGENT_NAME]);
     expect(reloaded.state.step).toBe(2);
     expect(texts(reloaded)[3]).toContain('Hello, Ada! You said "hello"');
+  });
+});
+
+describe('notes and attachment names', () => {
+  it('saves "save a note: ..." as a text artifact and records its version in the reply\'s artifactDelta', async () => {
+    const session = await store.createSession({ appName: 'app', userId: 'ada', sessionId: 'notes' });
+    const key = { appName: 'app', userId: 'ada', sessionId: 'notes' };
+    await runTurn(store, session, 'save a note: buy milk', options);
+    const { events } = await runTurn(store, session, 'save a note: and eggs', options);
+    expect(events.at(-1)?.actions?.artifactDelta).toEqual({ [NOTE_FILE]: 1 });
+    expect(await store.artifacts.loadArtifact({ ...key, filename: NOTE_FILE, version: 0 })).toEqual({
+      text: 'buy milk',
+    });
+    expect(await store.artifacts.loadArtifact({ ...key, filename: NOTE_FILE })).toEqual({ text: 'and eggs' });
+    expect(texts((await stored(session)) as Session).at(-1)).toContain('version 1');
+  });
+
+  it('makes any file name one the store accepts, keeping ordinary names as they are', async () => {
+    const key = { appName: 'app', userId: 'ada', sessionId: 'files' };
+    for (const name of ['photo.png', 'a/../b', '..', '.', '', 'user:x', 'a\u0000b', 'c:\\x\\y.txt', 'é 你好.md']) {
+      const filename = attachmentName(name);
+      expect(await store.artifacts.saveArtifact({ ...key, filename, artifact: { text: name } })).toBeGreaterThanOrEqual(
+        0,
+      );
+      expect(filename.startsWith('user:')).toBe(false);
+    }
+    expect(attachmentName('photo.png')).toBe('photo.png');
+    expect(attachmentName('é 你好.md')).toBe('é 你好.md');
   });
 });

@@ -1,0 +1,267 @@
+/**
+ * The artifact service in terms of keys and versions, on the session store's
+ * database (through `StoreEngine.transact`). Trusts its input: the front and
+ * the worker host validate first.
+ */
+import type { ImportBatch } from '../protocol.js';
+import type { StoreEngine } from '../store/engine.js';
+import type {
+  ArchiveImportOutcome,
+  ArtifactBackend,
+  ArtifactUsage,
+  ArtifactVersion,
+  LoadedArtifact,
+} from './protocol.js';
+import { type ArtifactStore, clearImportedSessions, prefixRange, scopeRange, versionsRange } from './ranges.js';
+import { type ArtifactRecord, type StoredBody, scopeOf, USER_SCOPE } from './records.js';
+import type {
+  ArtifactFileRequest,
+  ArtifactImport,
+  ArtifactKeyRequest,
+  ArtifactUsageRequest,
+  ArtifactVersionRequest,
+  ArtifactWrite,
+} from './schema.js';
+
+export interface ArtifactEngineOptions {
+  /**
+   * How bytes are stored: `'blob'` (default; Chromium and Firefox keep them as
+   * files, read lazily) or `'arraybuffer'`, for engines that fail on Blobs in
+   * IndexedDB (WebKit's intermittent "Error preparing Blob/File data").
+   */
+  artifactBytes?: 'blob' | 'arraybuffer';
+}
+
+const engines = new WeakMap<StoreEngine, ArtifactEngine>();
+
+/** The artifact engine of `engine`, made on first request: the first caller's options stay. */
+export function artifactEngineFor(engine: StoreEngine, options: ArtifactEngineOptions = {}): ArtifactEngine {
+  let found = engines.get(engine);
+  if (!found) {
+    found = new ArtifactEngine(engine, options);
+    engines.set(engine, found);
+  }
+  return found;
+}
+
+export class ArtifactEngine implements ArtifactBackend {
+  constructor(
+    private readonly engine: StoreEngine,
+    private readonly options: ArtifactEngineOptions,
+  ) {}
+
+  async saveArtifact(write: ArtifactWrite): Promise<number> {
+    const { appName, userId, sessionId, filename, mimeType, customMetadata } = write;
+    const scope = scopeOf(sessionId, filename);
+    // Anything asynchronous besides IndexedDB requests must happen before the transaction opens.
+    const { body, size } = await this.toStored(write.body);
+    return this.engine.transact(async (db) => {
+      const tx = db.transaction('artifacts', 'readwrite');
+      const store = tx.objectStore('artifacts');
+      const last = await store.openKeyCursor(versionsRange(appName, userId, scope, filename), 'prev');
+      const version = last ? last.primaryKey[4] + 1 : 0;
+      const record: ArtifactRecord = {
+        appName,
+        userId,
+        scope,
+        filename,
+        version,
+        mimeType,
+        size,
+        createTime: Date.now(),
+        ...(customMetadata !== undefined ? { customMetadata } : {}),
+        body,
+      };
+      store.add(record).catch(() => {});
+      await tx.done;
+      return version;
+    });
+  }
+
+  async importWithArtifacts(
+    batch: ImportBatch,
+    artifacts: ArtifactImport[],
+    onProgress?: (processed: number) => void,
+  ): Promise<ArchiveImportOutcome> {
+    const records: ArtifactRecord[] = [];
+    for (const a of artifacts) {
+      const { body, size } = await this.toStored(a.body);
+      const { appName, userId, sessionId, filename, version, mimeType, customMetadata, createTime } = a;
+      records.push({
+        appName,
+        userId,
+        scope: scopeOf(sessionId, filename),
+        filename,
+        version,
+        mimeType,
+        size,
+        createTime,
+        ...(customMetadata !== undefined ? { customMetadata } : {}),
+        body,
+      });
+    }
+    let written = 0;
+    const outcome = await this.engine.importSessions(batch, onProgress, {
+      stores: ['artifacts'],
+      write: async (tx, sessions) => {
+        const store = tx.objectStore('artifacts') as ArtifactStore;
+        const keyOf = (r: { appName: string; userId: string; scope: string }) =>
+          JSON.stringify([r.appName, r.userId, r.scope]);
+        await clearImportedSessions.write(tx, sessions);
+        const writtenScopes = new Set(sessions.map((s) => keyOf({ ...s, scope: s.id })));
+        const shared = records.filter((r) => r.scope === USER_SCOPE);
+        const stored = await Promise.all(
+          shared.map((r) => store.getKey([r.appName, r.userId, r.scope, r.filename, r.version])),
+        );
+        const keep = new Set(shared.filter((_, i) => stored[i] === undefined));
+        for (const r of records) {
+          if (r.scope === USER_SCOPE ? !keep.has(r) : !writtenScopes.has(keyOf(r))) continue;
+          store.put(r).catch(() => {});
+          written++;
+        }
+      },
+    });
+    return { ...outcome, artifacts: written };
+  }
+
+  private async toStored(body: ArtifactWrite['body']): Promise<{ body: StoredBody; size: number }> {
+    switch (body.kind) {
+      case 'bytes': {
+        const data = this.options.artifactBytes === 'arraybuffer' ? await body.data.arrayBuffer() : body.data;
+        // A File may come back from IndexedDB as a plain Blob: its name is kept beside it.
+        const displayName = body.displayName ?? (body.data as Partial<File>).name;
+        return {
+          body: { kind: 'bytes', data, ...(displayName ? { displayName } : {}) },
+          size: body.data.size,
+        };
+      }
+      case 'text':
+        return { body: { kind: 'text', text: body.text }, size: new TextEncoder().encode(body.text).length };
+      case 'file':
+        return { body: { ...body }, size: 0 };
+    }
+  }
+
+  loadArtifact(request: ArtifactVersionRequest): Promise<LoadedArtifact | undefined> {
+    return this.engine.transact(async (db) => {
+      const record = await this.find(db.transaction('artifacts').objectStore('artifacts'), request);
+      if (!record) return undefined;
+      const { body } = record;
+      return {
+        ...this.describe(record),
+        body:
+          body.kind === 'bytes'
+            ? {
+                kind: 'bytes',
+                data: body.data instanceof Blob ? body.data : new Blob([body.data], { type: record.mimeType }),
+                ...(body.displayName ? { displayName: body.displayName } : {}),
+              }
+            : body,
+      };
+    });
+  }
+
+  getArtifactVersion(request: ArtifactVersionRequest): Promise<ArtifactVersion | undefined> {
+    return this.engine.transact(async (db) => {
+      const record = await this.find(db.transaction('artifacts').objectStore('artifacts'), request);
+      return record && this.describe(record);
+    });
+  }
+
+  listArtifactVersions(request: ArtifactFileRequest): Promise<ArtifactVersion[]> {
+    const { appName, userId, sessionId, filename } = request;
+    return this.engine.transact(async (db) => {
+      const records = await db
+        .transaction('artifacts')
+        .objectStore('artifacts')
+        .getAll(versionsRange(appName, userId, scopeOf(sessionId, filename), filename));
+      return records.map((r) => this.describe(r));
+    });
+  }
+
+  /** The session's names and the user's `user:` names, one snapshot, sorted by code unit. */
+  listArtifactKeys(request: ArtifactKeyRequest): Promise<string[]> {
+    const { appName, userId, sessionId } = request;
+    return this.engine.transact(async (db) => {
+      const store = db.transaction('artifacts').objectStore('artifacts');
+      const [own, shared] = await Promise.all([
+        store.getAllKeys(scopeRange(appName, userId, sessionId)),
+        store.getAllKeys(scopeRange(appName, userId, USER_SCOPE)),
+      ]);
+      const names = new Set([...own, ...shared].map((key) => key[3]));
+      return [...names].sort(byCodeUnit);
+    });
+  }
+
+  deleteArtifact(request: ArtifactFileRequest): Promise<void> {
+    const { appName, userId, sessionId, filename } = request;
+    return this.engine.transact(async (db) => {
+      const tx = db.transaction('artifacts', 'readwrite');
+      tx.objectStore('artifacts')
+        .delete(versionsRange(appName, userId, scopeOf(sessionId, filename), filename))
+        .catch(() => {});
+      await tx.done;
+    });
+  }
+
+  /**
+   * Exact, read from the records' metadata (Blobs are not read): an app's,
+   * a user's (their sessions' and `user:` artifacts) or one session's own.
+   */
+  artifactUsage(request: ArtifactUsageRequest): Promise<ArtifactUsage> {
+    const { appName, userId, sessionId } = request;
+    const prefix = [
+      appName,
+      ...(userId !== undefined ? [userId] : []),
+      ...(userId !== undefined && sessionId !== undefined ? [sessionId] : []),
+    ];
+    return this.engine.transact(async (db) => {
+      const usage: ArtifactUsage = { artifacts: 0, versions: 0, bytes: 0 };
+      let previous = '';
+      let cursor = await db.transaction('artifacts').objectStore('artifacts').openCursor(prefixRange(prefix));
+      while (cursor) {
+        const r = cursor.value;
+        const name = JSON.stringify([r.userId, r.scope, r.filename]);
+        if (name !== previous) usage.artifacts++;
+        previous = name;
+        usage.versions++;
+        usage.bytes += r.size;
+        cursor = await cursor.continue();
+      }
+      return usage;
+    });
+  }
+
+  private find(store: ArtifactStore, request: ArtifactVersionRequest): Promise<ArtifactRecord | undefined> {
+    const { appName, userId, sessionId, filename, version } = request;
+    const scope = scopeOf(sessionId, filename);
+    if (version !== undefined) return store.get([appName, userId, scope, filename, version]);
+    return store.openCursor(versionsRange(appName, userId, scope, filename), 'prev').then((c) => c?.value);
+  }
+
+  private describe(record: ArtifactRecord): ArtifactVersion {
+    const { appName, userId, scope, filename, version, mimeType, customMetadata, createTime, size } = record;
+    const path = [
+      'apps',
+      appName,
+      'users',
+      userId,
+      ...(scope === USER_SCOPE ? [] : ['sessions', scope]),
+      'artifacts',
+      filename,
+      'versions',
+      String(version),
+    ];
+    const uri = `indexeddb://${[this.engine.dbName, ...path].map(encodeURIComponent).join('/')}`;
+    return {
+      version,
+      canonicalUri: uri,
+      mimeType,
+      ...(customMetadata !== undefined ? { customMetadata } : {}),
+      createTime,
+      size,
+    };
+  }
+}
+
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

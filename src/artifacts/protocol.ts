@@ -1,0 +1,68 @@
+/**
+ * What the artifact front asks of an engine (in this thread, or in a worker
+ * behind the host). Every value is structured-clone safe; bytes travel as Blobs,
+ * which cross `postMessage` by reference.
+ */
+import type { ImportBatch, ImportOutcome } from '../protocol.js';
+import type {
+  ArtifactBody,
+  ArtifactFileRequest,
+  ArtifactImport,
+  ArtifactKeyRequest,
+  ArtifactUsageRequest,
+  ArtifactVersionRequest,
+  ArtifactWrite,
+} from './schema.js';
+
+/** ADK's `ArtifactVersion`, with what this store always knows besides. */
+export interface ArtifactVersion {
+  version: number;
+  /** `indexeddb://<db>/apps/<app>/users/<user>[/sessions/<id>]/artifacts/<name>/versions/<n>`, parts URI-encoded. */
+  canonicalUri: string;
+  /** Recorded for every kind: `text/plain` for text, the given type (or `application/octet-stream`) for bytes. */
+  mimeType: string;
+  customMetadata?: Record<string, unknown>;
+  /** Epoch milliseconds (adk-python has seconds). */
+  createTime: number;
+  /** Bytes of the payload: UTF-8 bytes for text, 0 for a `fileData` reference. */
+  size: number;
+}
+
+/** One version with its payload; bytes always as a Blob, whatever they are stored as. */
+export interface LoadedArtifact extends ArtifactVersion {
+  body: ArtifactBody;
+}
+
+/** What a scope holds: distinct names, versions over all of them, and their bytes. */
+export interface ArtifactUsage {
+  artifacts: number;
+  versions: number;
+  bytes: number;
+}
+
+/** An import's outcome, with the artifact versions written. */
+export interface ArchiveImportOutcome extends ImportOutcome {
+  artifacts: number;
+}
+
+export interface ArtifactBackend {
+  /** Stores a new version, numbered inside the write transaction; resolves its number. */
+  saveArtifact(write: ArtifactWrite): Promise<number>;
+  loadArtifact(request: ArtifactVersionRequest): Promise<LoadedArtifact | undefined>;
+  listArtifactKeys(request: ArtifactKeyRequest): Promise<string[]>;
+  deleteArtifact(request: ArtifactFileRequest): Promise<void>;
+  listArtifactVersions(request: ArtifactFileRequest): Promise<ArtifactVersion[]>;
+  getArtifactVersion(request: ArtifactVersionRequest): Promise<ArtifactVersion | undefined>;
+  artifactUsage(request: ArtifactUsageRequest): Promise<ArtifactUsage>;
+  /**
+   * Writes whole sessions and their artifacts in one transaction: all of them
+   * or none. A written session's stored artifacts are replaced by the
+   * imported ones; a skipped session's are left out; a `user:` version that is
+   * already stored stays as it is.
+   */
+  importWithArtifacts(
+    batch: ImportBatch,
+    artifacts: ArtifactImport[],
+    onProgress?: (processed: number) => void,
+  ): Promise<ArchiveImportOutcome>;
+}

@@ -1,0 +1,178 @@
+/**
+ * zod schemas for every artifact request, checked on the page (the front) and
+ * again in the worker (the host): the single source of the artifact types.
+ */
+import * as z from 'zod/mini';
+import { checkJson, isPlainObject } from '../json.js';
+import { sessionKeySchema } from '../schema.js';
+
+/** Longest accepted filename, in UTF-16 code units. */
+export const MAX_FILENAME_LENGTH = 1024;
+/** Largest accepted `customMetadata`, in JSON characters. */
+export const MAX_METADATA_SIZE = 64 * 1024;
+/** Longest accepted `fileUri` of a reference, or MIME type. */
+const MAX_URI_LENGTH = 8 * 1024;
+
+/** Why `name` is not an artifact filename, or `null` when it is one. */
+export function filenameProblem(name: string): string | null {
+  if (name.length === 0) return 'must not be empty';
+  if (name.length > MAX_FILENAME_LENGTH) return `must be at most ${MAX_FILENAME_LENGTH} characters`;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (/[\u0000-\u001f\u007f]/.test(name)) return 'must not contain control characters (such as \\0)';
+  if (name.includes('\\')) return 'must not contain "\\" (use "/" to nest names)';
+  const bare = name.startsWith('user:') ? name.slice('user:'.length) : name;
+  if (bare.length === 0) return 'must name something after "user:"';
+  for (const segment of bare.split('/')) {
+    if (segment === '') return 'must not start or end with "/" nor contain "//"';
+    if (segment === '.' || segment === '..') return `must not contain a "${segment}" segment`;
+  }
+  return null;
+}
+
+const opt = z.optional;
+
+const filename = z.string().check(
+  z.superRefine((name, ctx) => {
+    const problem = filenameProblem(name);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+);
+
+const version = z
+  .number()
+  .check(
+    z.int('must be a whole number'),
+    z.minimum(0, 'must not be negative'),
+    z.maximum(Number.MAX_SAFE_INTEGER, 'is too large'),
+  );
+
+const mimeType = z
+  .string()
+  .check(
+    z.minLength(1, 'must not be empty'),
+    z.maxLength(255, 'must be at most 255 characters'),
+    z.regex(/^[^\s/]+\/[^\s]+$/, 'must be a MIME type such as "image/png"'),
+  );
+
+const metadata = z.custom<Record<string, unknown>>(isPlainObject, 'must be a plain object').check(
+  z.superRefine((value, ctx) => {
+    const measure = { size: 0 };
+    const problem = checkJson(value, measure, { undefinedFieldsAreAbsent: true });
+    if (problem) ctx.addIssue({ code: 'custom', message: problem.why, path: problem.path });
+    else if (measure.size > MAX_METADATA_SIZE) {
+      ctx.addIssue({ code: 'custom', message: `is larger than the ${MAX_METADATA_SIZE}-character limit` });
+    }
+  }),
+);
+
+const blob = z.custom<Blob>((v) => typeof Blob !== 'undefined' && v instanceof Blob, 'must be a Blob or File');
+
+const displayName = () =>
+  opt(z.string().check(z.maxLength(MAX_FILENAME_LENGTH, `must be at most ${MAX_FILENAME_LENGTH} characters`)));
+const fileUri = () =>
+  z
+    .string()
+    .check(
+      z.minLength(1, 'must not be empty'),
+      z.maxLength(MAX_URI_LENGTH, `must be at most ${MAX_URI_LENGTH} characters`),
+    );
+
+export const artifactKeySchema = sessionKeySchema;
+export const artifactFileSchema = z.extend(sessionKeySchema, { filename });
+export const artifactVersionRequestSchema = z.extend(artifactFileSchema, { version: opt(version) });
+
+/** A base64 string, standard or URL-safe alphabet, padding optional. */
+const base64 = z.string().check(
+  z.regex(/^[A-Za-z0-9+/_-]*={0,2}$/, 'must be base64'),
+  z.refine((s) => s.replace(/=+$/, '').length % 4 !== 1, 'must be base64 (its length is impossible)'),
+);
+
+/** ADK's `Part` as an artifact: exactly one of `inlineData`, `text`, `fileData`. */
+export const artifactPartSchema = z
+  .object({
+    text: opt(z.string()),
+    inlineData: opt(
+      z.object({
+        data: base64,
+        mimeType: opt(mimeType),
+        displayName: displayName(),
+      }),
+    ),
+    fileData: opt(
+      z.object({
+        fileUri: fileUri(),
+        mimeType: opt(mimeType),
+        displayName: displayName(),
+      }),
+    ),
+  })
+  .check(
+    z.refine(
+      (p) => [p.text !== undefined, p.inlineData !== undefined, p.fileData !== undefined].filter(Boolean).length === 1,
+      'must have exactly one of `inlineData`, `text` or `fileData`',
+    ),
+  );
+
+export const saveArtifactRequestSchema = z.extend(artifactFileSchema, {
+  artifact: artifactPartSchema,
+  customMetadata: opt(metadata),
+});
+
+export const saveArtifactBlobRequestSchema = z.extend(artifactFileSchema, {
+  blob,
+  mimeType: opt(mimeType),
+  customMetadata: opt(metadata),
+});
+
+/** What travels to the engine (and over the worker boundary): bytes always as a Blob, never base64. */
+export const artifactBodySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('bytes'), data: blob, displayName: displayName() }),
+  z.object({ kind: z.literal('text'), text: z.string() }),
+  z.object({ kind: z.literal('file'), fileUri: fileUri(), displayName: displayName() }),
+]);
+
+export const artifactWriteSchema = z.extend(artifactFileSchema, {
+  body: artifactBodySchema,
+  mimeType,
+  customMetadata: opt(metadata),
+});
+
+export const artifactUsageRequestSchema = z
+  .object({
+    appName: sessionKeySchema.shape.appName,
+    userId: opt(sessionKeySchema.shape.userId),
+    sessionId: opt(sessionKeySchema.shape.sessionId),
+  })
+  .check(
+    z.refine((r) => r.sessionId === undefined || r.userId !== undefined, {
+      message: 'needs `userId` with `sessionId`',
+      path: ['userId'],
+    }),
+  );
+
+export type ArtifactKeyRequest = z.input<typeof artifactKeySchema>;
+export type ArtifactFileRequest = z.input<typeof artifactFileSchema>;
+export type ArtifactVersionRequest = z.input<typeof artifactVersionRequestSchema>;
+export type ArtifactPart = z.input<typeof artifactPartSchema>;
+export type SaveArtifactRequest = z.input<typeof saveArtifactRequestSchema>;
+export type SaveArtifactBlobRequest = z.input<typeof saveArtifactBlobRequestSchema>;
+export type ArtifactBody = z.output<typeof artifactBodySchema>;
+export type ArtifactWrite = z.output<typeof artifactWriteSchema>;
+export type ArtifactUsageRequest = z.input<typeof artifactUsageRequestSchema>;
+
+/** Most artifact versions one import takes. */
+export const MAX_IMPORT_ARTIFACTS = 100_000;
+
+/** One version as an archive carries it: what a save sends, plus its number and creation time. */
+export const artifactImportSchema = z.extend(artifactWriteSchema, {
+  version,
+  createTime: z
+    .number()
+    .check(z.int('must be a whole number'), z.minimum(0, 'must not be negative'), z.maximum(8.64e15, 'is too large')),
+});
+
+export const artifactImportListSchema = z
+  .array(artifactImportSchema)
+  .check(z.maxLength(MAX_IMPORT_ARTIFACTS, `must hold at most ${MAX_IMPORT_ARTIFACTS} artifact versions`));
+
+export type ArtifactImport = z.output<typeof artifactImportSchema>;

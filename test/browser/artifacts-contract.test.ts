@@ -1,0 +1,18 @@
+import { IndexedDbSessionService } from '../../src/index.js';
+import { describeArtifactContract } from '../contract/artifacts.js';
+import { dedicatedClient, deleteDatabase, sharedClient, uniqueDbName } from './helpers.js';
+
+describeArtifactContract('in-thread over Chromium IndexedDB', () => {
+  const dbName = uniqueDbName('artifacts');
+  return { open: () => new IndexedDbSessionService({ dbName }), dispose: () => deleteDatabase(dbName) };
+});
+
+describeArtifactContract('client over dedicated module workers, Chromium IndexedDB', () => {
+  const dbName = uniqueDbName('artifacts-dedicated');
+  return { open: () => dedicatedClient(dbName).client, dispose: () => deleteDatabase(dbName) };
+});
+
+describeArtifactContract('clients over one SharedWorker, Chromium IndexedDB', () => {
+  const dbName = uniqueDbName('artifacts-shared');
+  return { open: () => sharedClient(dbName), dispose: () => deleteDatabase(dbName) };
+});

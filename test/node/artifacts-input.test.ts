@@ -1,0 +1,147 @@
+/**
+ * Bad artifact input, generated and hand-picked: through the in-thread service,
+ * and straight into the worker host (what a page script could send, bypassing
+ * the client's checks). Every one is an `InvalidInputError` and nothing stored
+ * changes; names that look odd but are legal round-trip exactly.
+ */
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHost } from '../../src/host/expose.js';
+import { IndexedDbSessionService, InvalidInputError, StoreEngine } from '../../src/index.js';
+import type { HostApi } from '../../src/protocol.js';
+import { snapshotArtifacts } from '../contract/artifacts.js';
+
+const key = { appName: 'app', userId: 'ada', sessionId: 's1' };
+let n = 0;
+
+describe('artifact input', () => {
+  let store: IndexedDbSessionService;
+  beforeEach(async () => {
+    store = new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: `input-${n++}` });
+    await store.artifacts.saveArtifact({ ...key, filename: 'kept', artifact: { text: 'kept' } });
+  });
+  afterEach(() => store.close());
+
+  it('refuses every name with "\\0", a "." or ".." segment or an empty segment, and keeps any other exactly', async () => {
+    const segment = fc.oneof(
+      fc.constantFrom('..', '.', '', '\u0000', 'a\u0000', 'user:', '__proto__', 'constructor', ' x ', 'é', '你好'),
+      fc.string({ maxLength: 6 }),
+    );
+    const name = fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/'));
+    await fc.assert(
+      fc.asyncProperty(name, async (filename) => {
+        const bare = filename.startsWith('user:') ? filename.slice(5) : filename;
+        const mustRefuse =
+          filename.includes('\u0000') ||
+          bare === '' ||
+          bare.split('/').some((s) => s === '' || s === '.' || s === '..');
+        const before = await snapshotArtifacts(store.artifacts, [key]);
+        const saved = await store.artifacts.saveArtifact({ ...key, filename, artifact: { text: filename } }).then(
+          (version) => ({ version }),
+          (error: unknown) => ({ error }),
+        );
+        if ('error' in saved) {
+          expect(saved.error).toBeInstanceOf(InvalidInputError);
+          expect(await snapshotArtifacts(store.artifacts, [key])).toEqual(before);
+          return;
+        }
+        expect(mustRefuse, `accepted ${JSON.stringify(filename)}`).toBe(false);
+        expect(await store.artifacts.loadArtifact({ ...key, filename, version: saved.version })).toEqual({
+          text: filename,
+        });
+        expect(await store.artifacts.listArtifactKeys(key)).toContain(filename);
+        expect(await store.artifacts.loadArtifact({ ...key, filename: 'kept' })).toEqual({ text: 'kept' });
+        await store.artifacts.deleteArtifact({ ...key, filename });
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('refuses any part that is not exactly one of inlineData, text or fileData, changing nothing', async () => {
+    const valid = (p: unknown): boolean => {
+      if (typeof p !== 'object' || p === null || Array.isArray(p)) return false;
+      const { text, inlineData, fileData } = p as Record<string, unknown>;
+      return [text, inlineData, fileData].filter((v) => v !== undefined).length === 1;
+    };
+    const part = fc.oneof(
+      fc.anything(),
+      fc.record({ text: fc.anything() }, { requiredKeys: [] }),
+      fc.record({ inlineData: fc.anything(), text: fc.anything() }, { requiredKeys: [] }),
+      fc.record({ inlineData: fc.record({ data: fc.string(), mimeType: fc.string() }, { requiredKeys: [] }) }),
+      fc.record({ fileData: fc.record({ fileUri: fc.anything() }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(part, async (artifact) => {
+        const before = await snapshotArtifacts(store.artifacts, [key]);
+        const outcome = await store.artifacts
+          .saveArtifact({ ...key, filename: 'p', artifact: artifact as { text: string } })
+          .then(
+            () => 'saved',
+            (error: unknown) => error,
+          );
+        if (outcome === 'saved') {
+          expect(valid(artifact)).toBe(true);
+          await store.artifacts.deleteArtifact({ ...key, filename: 'p' });
+          return;
+        }
+        expect(outcome).toBeInstanceOf(InvalidInputError);
+        expect(await snapshotArtifacts(store.artifacts, [key])).toEqual(before);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('the worker host validates artifact requests again', () => {
+  let engine: StoreEngine;
+  let host: HostApi;
+  beforeEach(async () => {
+    engine = new StoreEngine({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: 'host' });
+    host = createHost(() => engine);
+    await host.hello({});
+  });
+  afterEach(() => engine.close());
+
+  const write = { ...key, filename: 'f', mimeType: 'text/plain', body: { kind: 'text' as const, text: 'x' } };
+  const raw: [string, (host: HostApi) => Promise<unknown>][] = [
+    ['bytes that are not a Blob', (h) => h.saveArtifact({ ...write, body: { kind: 'bytes', data: 'AAAA' } } as never)],
+    ['base64 smuggled as text of a bytes body', (h) => h.saveArtifact({ ...write, body: { kind: 'bytes' } } as never)],
+    ['an unknown body kind', (h) => h.saveArtifact({ ...write, body: { kind: 'html', html: '<b>' } } as never)],
+    ['a ".." name', (h) => h.saveArtifact({ ...write, filename: '../x' })],
+    ['no MIME type', (h) => h.saveArtifact({ ...write, mimeType: undefined } as never)],
+    ['metadata of a class instance', (h) => h.saveArtifact({ ...write, customMetadata: new Date() as never })],
+    ['a fractional version', (h) => h.loadArtifact({ ...key, filename: 'f', version: 0.5 })],
+    ['a missing session id', (h) => h.listArtifactKeys({ appName: 'app', userId: 'ada' } as never)],
+    ['a "\\0" name on delete', (h) => h.deleteArtifact({ ...key, filename: 'a\u0000' })],
+    [
+      'an imported artifact of no session in the import',
+      (h) =>
+        h.importWithArtifacts({ sessions: [], onConflict: 'error' }, [
+          { ...write, version: 0, createTime: 1 },
+        ] as never),
+    ],
+    [
+      'an imported artifact with a ".." name',
+      (h) =>
+        h.importWithArtifacts(
+          {
+            sessions: [{ id: 's1', appName: 'app', userId: 'ada', state: {}, events: [], lastUpdateTime: 1 }],
+            onConflict: 'error',
+          },
+          [{ ...write, filename: 'a/..', version: 0, createTime: 1 }] as never,
+        ),
+    ],
+  ];
+  it.each(raw)('%s', async (_, call) => {
+    const result = (await call(host)) as { ok: boolean; error?: { code: string } };
+    expect(result.ok).toBe(false);
+    expect(result.error?.code).toBe('INVALID_INPUT');
+    expect(await host.listArtifactKeys(key)).toEqual({ ok: true, value: [] });
+  });
+
+  it('stores what a valid raw request asks for', async () => {
+    expect(await host.saveArtifact(write as never)).toEqual({ ok: true, value: 0 });
+    expect(await host.listArtifactKeys(key)).toEqual({ ok: true, value: ['f'] });
+  });
+});
