@@ -8,13 +8,20 @@
 import type { ChatTransport, UIMessage } from 'ai';
 import { type AppenderOptions, type AppendStore, createAppender } from '../live/appender.js';
 import type { SessionKey, SessionService } from '../types.js';
+import { type ArtifactFiles, filesFromArtifacts, filesToArtifacts } from './files.js';
 import { eventsToMessages, messageToEvent } from './messages.js';
 
-export type ChatStore = AppendStore & Pick<SessionService, 'getOrCreateSession'>;
+export type ChatStore = AppendStore & Pick<SessionService, 'getOrCreateSession'> & { artifacts?: ArtifactFiles };
 
 export interface ChatPersistenceOptions extends AppenderOptions {
   /** Author of assistant messages in the stored events (default `'assistant'`). */
   author?: string;
+  /**
+   * Where inline (`data:` URL) files go: `'artifacts'` (the default where the
+   * store has `artifacts`) stores each as an artifact Blob the event points at;
+   * `'inline'` keeps it as base64 in the event.
+   */
+  files?: 'artifacts' | 'inline';
 }
 
 /** `M`: the app's message type (`InferAgentUIMessage<typeof agent>`, say); stored messages are trusted to be of it. */
@@ -39,13 +46,24 @@ export function persistChat<M extends UIMessage = UIMessage>(
 ): ChatPersistence<M> {
   const append = createAppender(store, key, options);
   const author = options.author === undefined ? {} : { author: options.author };
+  const artifacts = options.files === 'inline' ? undefined : store.artifacts;
   const save = async (message: M): Promise<void> => {
-    await append(messageToEvent(message, author));
+    if (!artifacts) {
+      await append(messageToEvent(message, author));
+      return;
+    }
+    const kept = await filesToArtifacts(artifacts, key, message);
+    const event = messageToEvent(kept.message, author);
+    if (Object.keys(kept.delta).length > 0) {
+      event.actions = { ...event.actions, artifactDelta: { ...event.actions?.artifactDelta, ...kept.delta } };
+    }
+    await append(event);
   };
   return {
     async load() {
       const session = await store.getOrCreateSession({ ...key });
-      return eventsToMessages(session.events) as M[];
+      const messages = eventsToMessages(session.events) as M[];
+      return artifacts ? Promise.all(messages.map((m) => filesFromArtifacts(artifacts, key, m))) : messages;
     },
     save,
     onFinish: async ({ message }) => {

@@ -140,6 +140,50 @@ describe('persistChat', () => {
     expect(await other.load()).toEqual([user, every]);
   });
 
+  it('keeps inline files as artifact Blobs, not base64 in the event, and loads them back exactly', async () => {
+    const indexedDB = new IDBFactory();
+    const dbName = `chat-${n++}`;
+    const store = storeOn(indexedDB, dbName);
+    const chat = persistChat(store, key);
+    await chat.load();
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    const message: UIMessage = {
+      id: 'u/1',
+      role: 'user',
+      parts: [
+        { type: 'text', text: 'what is this?' },
+        { type: 'file', mediaType: 'image/png', filename: 'dot.png', url: `data:image/png;base64,${png}` },
+        { type: 'file', mediaType: 'text/html', url: 'https://example.com/page.html' },
+      ],
+    };
+    await chat.save(message);
+    await chat.save(message);
+    const event = (await store.getSession(key))?.events[0];
+    expect(JSON.stringify(event)).not.toContain(png);
+    expect(event?.actions?.artifactDelta).toEqual({ 'chat-files/u%2F1/1': 0 });
+    expect(event?.content?.parts?.[1]?.fileData?.fileUri).toMatch(/^indexeddb:\/\/.*chat-files/);
+    const stored = await store.artifacts.loadArtifactBlob({ ...key, filename: 'chat-files/u%2F1/1' });
+    expect(stored?.mimeType).toBe('image/png');
+    expect(await store.artifacts.listVersions({ ...key, filename: 'chat-files/u%2F1/1' })).toEqual([0]);
+    expect(await persistChat(storeOn(indexedDB, dbName), key).load()).toEqual([message]);
+    expect(await persistChat(store, key, { files: 'inline' }).load()).not.toEqual([message]);
+  });
+
+  it('keeps files inline as base64 with files: "inline"', async () => {
+    const indexedDB = new IDBFactory();
+    const store = storeOn(indexedDB, `chat-${n++}`);
+    const chat = persistChat(store, key, { files: 'inline' });
+    await chat.load();
+    const message: UIMessage = {
+      id: 'u1',
+      role: 'user',
+      parts: [{ type: 'file', mediaType: 'text/plain', url: 'data:text/plain;base64,aGk=' }],
+    };
+    await chat.save(message);
+    expect((await store.getSession(key))?.events[0]?.content?.parts?.[0]?.inlineData?.data).toBe('aGk=');
+    expect(await chat.load()).toEqual([message]);
+  });
+
   it('keeps any message exactly through the store (property, 40 chats)', async () => {
     const indexedDB = new IDBFactory();
     const dbName = `chat-${n++}`;
