@@ -86,6 +86,17 @@ export interface StoreChange {
   lastUpdateTime: number;
   /** Ids of the events the change stored (appends only). */
   eventIds: string[];
+  /**
+   * Whether the change wrote the app's (`app:`) or the user's (`user:`) state.
+   * Absent in notices from releases before it: then either may have changed.
+   */
+  scopes?: { app: boolean; user: boolean };
+}
+
+/** The shared scopes `change` may have written (both, when an older release did not say). */
+export function scopesOf(change: StoreChange): { app: boolean; user: boolean } {
+  if (change.type === 'deleted') return { app: false, user: false };
+  return change.scopes ?? { app: true, user: true };
 }
 
 /** What the front needs from an engine. Implemented by `StoreEngine`, and by a Comlink proxy of one. */

@@ -4,7 +4,7 @@
  * one-record read; nothing is published when the value read equals the held one.
  */
 import type { ChangeFilter } from '../changes.js';
-import type { StoreChange } from '../protocol.js';
+import { type StoreChange, scopesOf } from '../protocol.js';
 import type { AppStateRequest, ListSessionsRequest, ListSessionsResponse, UserStateRequest } from '../types.js';
 import { jsonEqual } from './json-equal.js';
 import { LiveQueryBase, UNCHANGED } from './query.js';
@@ -34,8 +34,8 @@ class RereadQuery<T> extends LiveQueryBase<T> {
 }
 
 const always = (): boolean => true;
-/** Deleting a session never touches app or user state. */
-const writes = (change: StoreChange): boolean => change.type !== 'deleted';
+const writesUser = (change: StoreChange): boolean => scopesOf(change).user;
+const writesApp = (change: StoreChange): boolean => scopesOf(change).app;
 
 /** A page of `listSessions`: any change in the app may move, add, drop or re-state a listed session (`app:` keys are in every user's). */
 export function liveSessions(
@@ -52,7 +52,13 @@ export function liveUserState(
   options?: LiveOptions,
 ): LiveQueryBase<Record<string, unknown>> {
   const { appName, userId } = request;
-  return new RereadQuery(store, { appName, userId }, () => store.getUserState({ appName, userId }), writes, options);
+  return new RereadQuery(
+    store,
+    { appName, userId },
+    () => store.getUserState({ appName, userId }),
+    writesUser,
+    options,
+  );
 }
 
 export function liveAppState(
@@ -61,5 +67,5 @@ export function liveAppState(
   options?: LiveOptions,
 ): LiveQueryBase<Record<string, unknown>> {
   const { appName } = request;
-  return new RereadQuery(store, { appName }, () => store.getAppState({ appName }), writes, options);
+  return new RereadQuery(store, { appName }, () => store.getAppState({ appName }), writesApp, options);
 }

@@ -8,7 +8,7 @@
  */
 
 import { setOwn } from '../json.js';
-import type { StoreChange } from '../protocol.js';
+import { type StoreChange, scopesOf } from '../protocol.js';
 import { APP_PREFIX, mergeState, USER_PREFIX } from '../state.js';
 import type { Event, GetSessionRequest, Session } from '../types.js';
 import { jsonEqual } from './json-equal.js';
@@ -47,11 +47,11 @@ export class LiveSession extends LiveQueryBase<Session | undefined> {
       else this.full = true;
       return true;
     }
-    // Deleting a session never touches app or user state.
-    if (change.type === 'deleted') return false;
-    this.appDirty = true;
-    if (change.userId === userId) this.userDirty = true;
-    return true;
+    const scopes = scopesOf(change);
+    const user = scopes.user && change.userId === userId;
+    if (scopes.app) this.appDirty = true;
+    if (user) this.userDirty = true;
+    return scopes.app || user;
   }
 
   protected async refresh(held: Session | undefined): Promise<Session | undefined | typeof UNCHANGED> {
@@ -94,20 +94,23 @@ export class LiveSession extends LiveQueryBase<Session | undefined> {
   }
 
   private async readScopes(held: Session): Promise<Session | typeof UNCHANGED> {
+    const readApp = this.appDirty;
     const readUser = this.userDirty;
     this.appDirty = this.userDirty = false;
     const { appName, userId } = this.request;
     const [app, user] = await Promise.all([
-      this.store.getAppState({ appName }),
+      readApp ? this.store.getAppState({ appName }) : undefined,
       readUser ? this.store.getUserState({ appName, userId }) : undefined,
     ]);
     const own: Record<string, unknown> = {};
+    const heldApp: Record<string, unknown> = {};
     const heldUser: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(held.state)) {
       if (key.startsWith(USER_PREFIX)) setOwn(heldUser, key.slice(USER_PREFIX.length), value);
-      else if (!key.startsWith(APP_PREFIX)) setOwn(own, key, value);
+      else if (key.startsWith(APP_PREFIX)) setOwn(heldApp, key.slice(APP_PREFIX.length), value);
+      else setOwn(own, key, value);
     }
-    const state = mergeState(app, user ?? heldUser, own);
+    const state = mergeState(app ?? heldApp, user ?? heldUser, own);
     return jsonEqual(state, held.state) ? UNCHANGED : { ...held, state };
   }
 

@@ -211,6 +211,7 @@ async function writeGroup(
     const userKey = keyString([b.appName, b.userId]);
     const eventResults: (WireError | null)[] = [];
     const storedIds: string[] = [];
+    const wrote = { app: false, user: false };
     for (const event of b.events) {
       const idKey = keyString([rec.uid, event.id]);
       const known = seqOf.get(idKey);
@@ -242,10 +243,12 @@ async function writeGroup(
       if (!isEmpty(scoped.app)) {
         applyDelta((appRecords.get(b.appName) as AppRecord).state, scoped.app);
         dirtyApps.add(b.appName);
+        wrote.app = true;
       }
       if (!isEmpty(scoped.user)) {
         applyDelta((userRecords.get(userKey) as UserRecord).state, scoped.user);
         dirtyUsers.add(userKey);
+        wrote.user = true;
       }
       eventResults.push(null);
       storedIds.push(event.id);
@@ -264,6 +267,7 @@ async function writeGroup(
       revision: rec.revision,
       lastUpdateTime: rec.lastUpdateTime,
       eventIds: storedIds,
+      scopes: wrote,
     };
     return storedIds.length > 0 ? { outcome, change, record: rec } : { outcome, record: rec };
   };

@@ -19,7 +19,7 @@ import type {
   LoadedSession,
   StoreChange,
 } from '../protocol.js';
-import { mergeState, type StateRecord, splitDelta } from '../state.js';
+import { isEmpty, mergeState, type StateRecord, splitDelta } from '../state.js';
 import type {
   AppStateRequest,
   AppSummary,
@@ -416,6 +416,7 @@ export class StoreEngine implements Backend {
         revision: 0,
         lastUpdateTime: o.now,
         eventIds: [],
+        scopes: { app: !isEmpty(o.state.app), user: !isEmpty(o.state.user) },
       });
     });
     this.emit(changes);

@@ -123,6 +123,27 @@ describe('watchSession', () => {
     expect(values[3]?.events.map((e) => e.id)).toEqual(['mark']);
   });
 
+  it('reads nothing for appends to other sessions that write no app: or user: keys (the notice says which scopes)', async () => {
+    const { reader, writer } = twoTabs();
+    await writer.createSession(key);
+    const other = await writer.createSession({ ...key, sessionId: 's2' });
+    const { store, reads } = recordingStore(reader);
+    const session = watched(watchSession(store, key));
+    const user = watched(watchUserState(store, { appName: 'chat', userId: 'ada' }));
+    const app = watched(watchAppState(store, { appName: 'chat' }));
+    await expect.poll(() => session.values.length + user.values.length + app.values.length).toBe(3);
+    const before = reads.length;
+    for (let i = 0; i < 5; i++) {
+      await writer.appendEvent({ session: other, event: makeEvent({ stateDelta: { own: i, 'temp:t': i } }) });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(reads.slice(before)).toEqual([]);
+    await writer.appendEvent({ session: other, event: makeEvent({ stateDelta: { 'user:name': 'Ada' } }) });
+    await expect.poll(() => user.values.length).toBe(2);
+    await expect.poll(() => session.values.length).toBe(2);
+    expect(reads.slice(before)).not.toContain('getAppState');
+  });
+
   it('follows a replaced event in its place, a deletion, and a re-creation', async () => {
     const { reader, writer } = twoTabs();
     const session = await writer.createSession(key);
