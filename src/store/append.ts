@@ -56,7 +56,7 @@ export function storable(event: Event): Event {
 }
 
 /** Which shared scopes a batch's events write: only those records are read. */
-function scopesOf(b: AppendBatch): { app: boolean; user: boolean } {
+function sharedWrites(b: AppendBatch): { app: boolean; user: boolean } {
   let app = false;
   let user = false;
   for (const e of b.events) {
@@ -160,7 +160,7 @@ async function writeGroup(
   for (const b of batches) {
     const k = keyString(sessionKey(b));
     const rec = b.ref && remembered?.(b.ref.uid);
-    const scopes = scopesOf(b);
+    const scopes = sharedWrites(b);
     if (!rec || !b.ref || batchesOf.get(k) !== 1 || scopes.app || scopes.user) continue;
     if (rec.revision !== b.ref.revision || keyString([rec.appName, rec.userId, rec.id]) !== k) continue;
     current.set(k, rec);
@@ -177,7 +177,7 @@ async function writeGroup(
     const key = sessionKey(b);
     const k = keyString(key);
     if (!records.has(k)) records.set(k, handled(sessions.get(key)));
-    const writes = scopesOf(b);
+    const writes = sharedWrites(b);
     if (writes.app && !apps.has(b.appName)) apps.set(b.appName, handled(tx.objectStore('appState').get(b.appName)));
     const uk = keyString([b.appName, b.userId]);
     if (writes.user && !users.has(uk)) users.set(uk, handled(tx.objectStore('userState').get([b.appName, b.userId])));
