@@ -24,7 +24,7 @@ import {
   withJsonField,
 } from './schema.js';
 import { applyDelta, hasTempKeys, withoutTemp } from './state.js';
-import { prepareImport, type SessionImportOptions } from './transfer/prepare.js';
+import { guardedProgress, prepareImport, type SessionImportOptions } from './transfer/prepare.js';
 import type {
   AppendEventRequest,
   AppStateRequest,
@@ -235,20 +235,7 @@ export class SessionFront implements SessionService, SessionCatalog {
    */
   async importSessions(sessions: readonly Session[], options: SessionImportOptions = {}): Promise<ImportOutcome> {
     const batch = await prepareImport(sessions, options);
-    const { onProgress } = options;
-    const report =
-      onProgress &&
-      ((processed: number) => {
-        try {
-          onProgress(processed);
-        } catch (error) {
-          // A failing progress listener is reported, and must not fail the import.
-          queueMicrotask(() => {
-            throw error;
-          });
-        }
-      });
-    return this.backend.importSessions(batch, report);
+    return this.backend.importSessions(batch, guardedProgress(options.onProgress));
   }
 
   async getUserState(request: UserStateRequest): Promise<Record<string, unknown>> {

@@ -11,14 +11,13 @@ import type { UIMessage } from 'ai';
 import { base64ToBytes, bytesToBase64 } from '../artifacts/base64.js';
 import type { ArtifactFront } from '../artifacts/front.js';
 import type { SessionKey } from '../types.js';
+import { BASE64_DATA_URL } from './parts.js';
 
 /** What the store needs for files kept as artifacts: its `artifacts` face. */
 export type ArtifactFiles = Pick<
   ArtifactFront,
   'saveArtifactBlob' | 'loadArtifactBlob' | 'listVersions' | 'getArtifactVersion'
 >;
-
-const BASE64_DATA_URL = /^data:([^;,]+);base64,([A-Za-z0-9+/]*={0,2})$/;
 
 /** Where a stored file part keeps the artifact it points at (in the part's extra fields). */
 interface ArtifactRef {

@@ -16,7 +16,8 @@ export type UIPart = UIMessage['parts'][number];
 /** What of a part the ADK parts do not carry; always has the part's `type`. */
 export type PartRest = { type: string } & Record<string, unknown>;
 
-const BASE64_DATA_URL = /^data:([^;,]+);base64,([A-Za-z0-9+/]*={0,2})$/;
+/** A file's `data:` URL with base64 content: its media type, then its data. */
+export const BASE64_DATA_URL = /^data:([^;,]+);base64,([A-Za-z0-9+/]*={0,2})$/;
 
 export const isToolPart = (type: string): boolean => type === 'dynamic-tool' || type.startsWith('tool-');
 

@@ -6,7 +6,7 @@
  */
 import { InvalidInputError } from '../errors.js';
 import { validate } from '../schema.js';
-import { prepareImport, type SessionImportOptions } from '../transfer/prepare.js';
+import { guardedProgress, prepareImport, type SessionImportOptions } from '../transfer/prepare.js';
 import type { Session } from '../types.js';
 import { base64ToBytes, bytesToBase64 } from './base64.js';
 import { checkArtifactImports } from './imports.js';
@@ -179,21 +179,7 @@ export class ArtifactFront {
     const batch = await prepareImport(sessions, options);
     const checked = checkArtifactImports(batch.sessions, artifacts);
     options.signal?.throwIfAborted();
-    const { onProgress } = options;
-    return this.backend.importWithArtifacts(
-      batch,
-      checked,
-      onProgress &&
-        ((processed: number) => {
-          try {
-            onProgress(processed);
-          } catch (error) {
-            queueMicrotask(() => {
-              throw error;
-            });
-          }
-        }),
-    );
+    return this.backend.importWithArtifacts(batch, checked, guardedProgress(options.onProgress));
   }
 
   /** Artifacts, versions and bytes of an app, a user (sessions and `user:` names) or one session. */

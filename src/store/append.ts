@@ -19,7 +19,8 @@ import {
 import type { AppendBatch, AppendOutcome, StoreChange } from '../protocol.js';
 import { APP_PREFIX, applyDelta, hasTempKeys, isEmpty, splitDelta, USER_PREFIX, withoutTemp } from '../state.js';
 import type { Event } from '../types.js';
-import type { Db, Tx } from './idb/index.js';
+import { type Db, handled, type Tx } from './idb/index.js';
+import { keyString } from './keys.js';
 import type { AppRecord, SessionRecord, StoreName, StoreSchema, UserRecord } from './records.js';
 
 export interface GroupResult {
@@ -32,18 +33,7 @@ export interface GroupResult {
 
 /** Request promises are settled through `tx.done`; their own rejections on abort are expected. */
 const ignore = (): void => {};
-/** A read that may never be awaited (the group fails first) must not become an unhandled rejection. */
-const handled = <T>(request: Promise<T>): Promise<T> => {
-  request.catch(ignore);
-  return request;
-};
 const sessionKey = (b: AppendBatch): [string, string, string] => [b.appName, b.userId, b.sessionId];
-/**
- * A map key for a tuple of ids. Must be injective: ids may contain any character,
- * so joining with a separator would let ['a\0b', 'c'] and ['a', 'b\0c'] share a
- * key and one session's write land in another's records.
- */
-const keyString = (parts: readonly string[]): string => JSON.stringify(parts);
 
 /** The stored form of an event: `temp:` keys never reach the database. */
 export function storable(event: Event): Event {

@@ -8,6 +8,7 @@ import { newId } from '../ids.js';
 import { applyDelta, type ScopedDelta } from '../state.js';
 import type { Settled } from './group-commit.js';
 import type { Db } from './idb/index.js';
+import { keyString } from './keys.js';
 import type { AppRecord, SessionRecord, StoreSchema, UserRecord } from './records.js';
 
 export interface CreateOrder {
@@ -26,8 +27,6 @@ export interface Created {
   user: Record<string, unknown>;
 }
 
-/** Must be injective: ids may contain any character. */
-const keyString = (parts: readonly string[]): string => JSON.stringify(parts);
 const ignore = (): void => {};
 
 const exists = (o: CreateOrder): AlreadyExistsError =>

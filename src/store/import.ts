@@ -9,7 +9,7 @@ import { newId } from '../ids.js';
 import type { ImportBatch, ImportOutcome, StoreChange } from '../protocol.js';
 import { applyDelta, isEmpty, splitDelta } from '../state.js';
 import { storable } from './append.js';
-import { bound, type Db, type Tx } from './idb/index.js';
+import { bound, type Db, handled, type Tx } from './idb/index.js';
 import {
   ALL_STORES,
   type AppRecord,
@@ -42,11 +42,6 @@ export interface ImportCommit {
 /** Request promises are settled through `tx.done`; their own rejections on abort are expected. */
 const ignore = (): void => {};
 const keyString = (parts: readonly string[]): string => parts.join('\u0000');
-/** A read that may never be awaited (the transaction is aborted first) must not become an unhandled rejection. */
-const settled = <T>(request: Promise<T>): Promise<T> => {
-  request.catch(ignore);
-  return request;
-};
 
 /**
  * How many requests an import issues before it waits for the previous such
@@ -92,9 +87,9 @@ export async function commitImport(
   const appReads = new Map<string, Promise<AppRecord | undefined>>();
   const userReads = new Map<string, Promise<UserRecord | undefined>>();
   for (const s of batch.sessions) {
-    if (!appReads.has(s.appName)) appReads.set(s.appName, settled(appStore.get(s.appName)));
+    if (!appReads.has(s.appName)) appReads.set(s.appName, handled(appStore.get(s.appName)));
     const uk = keyString([s.appName, s.userId]);
-    if (!userReads.has(uk)) userReads.set(uk, settled(userStore.get([s.appName, s.userId])));
+    if (!userReads.has(uk)) userReads.set(uk, handled(userStore.get([s.appName, s.userId])));
   }
   const existing = await Promise.all(found);
 

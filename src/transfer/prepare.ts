@@ -18,6 +18,27 @@ export interface SessionImportOptions {
   onProgress?: (processed: number) => void;
 }
 
+/**
+ * `onProgress` as the engine may call it while its transaction runs: a failing
+ * progress listener is reported, and must not fail the import.
+ */
+export function guardedProgress(
+  onProgress: ((processed: number) => void) | undefined,
+): ((processed: number) => void) | undefined {
+  return (
+    onProgress &&
+    ((processed: number) => {
+      try {
+        onProgress(processed);
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    })
+  );
+}
+
 /** How long validation runs before it yields to the event loop, in ms. */
 const SLICE_MS = 25;
 

@@ -5,4 +5,4 @@
  */
 export { type Bounds, bound, Cursor, type Query, type Realm, realmOf } from './cursor.js';
 export { Db, Index, type Schema, Store, Tx } from './handles.js';
-export { completion, settle } from './requests.js';
+export { completion, handled, settle } from './requests.js';

@@ -16,6 +16,12 @@ export function settle<T>(request: IDBRequest<T>): Promise<T> {
   });
 }
 
+/** `request`, marked handled: a read that may never be awaited (its transaction fails first) raises no unhandled rejection. */
+export function handled<T>(request: Promise<T>): Promise<T> {
+  request.catch(() => {});
+  return request;
+}
+
 /**
  * Settles when the transaction commits; rejects with its error when it aborts
  * (an `AbortError` for an explicit `abort()`). Created with the transaction, so
