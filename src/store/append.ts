@@ -138,24 +138,25 @@ async function writeGroup(
     }
   };
 
+  // Each batch's session key and shared scopes, worked out once for the whole group.
+  const keys = batches.map((b) => keyString(sessionKey(b)));
+  const scopes = batches.map(sharedWrites);
+
   // Sessions written before their record is read: one batch in the group, a ref
   // matching the remembered record, no shared scope to read.
   const batchesOf = new Map<string, number>();
-  for (const b of batches) {
-    const k = keyString(sessionKey(b));
-    batchesOf.set(k, (batchesOf.get(k) ?? 0) + 1);
-  }
+  for (const k of keys) batchesOf.set(k, (batchesOf.get(k) ?? 0) + 1);
   const current = new Map<string, SessionRecord | undefined>();
   const expected = new Map<string, SessionRecord['revision']>();
-  for (const b of batches) {
-    const k = keyString(sessionKey(b));
+  batches.forEach((b, i) => {
+    const k = keys[i] as string;
     const rec = b.ref && remembered?.(b.ref.uid);
-    const scopes = sharedWrites(b);
-    if (!rec || !b.ref || batchesOf.get(k) !== 1 || scopes.app || scopes.user) continue;
-    if (rec.revision !== b.ref.revision || keyString([rec.appName, rec.userId, rec.id]) !== k) continue;
+    const writes = scopes[i] as { app: boolean; user: boolean };
+    if (!rec || !b.ref || batchesOf.get(k) !== 1 || writes.app || writes.user) return;
+    if (rec.revision !== b.ref.revision || keyString([rec.appName, rec.userId, rec.id]) !== k) return;
     current.set(k, rec);
     expected.set(k, rec.revision);
-  }
+  });
 
   // Issue every read up front so they pipeline; no await on anything but IndexedDB below.
   // A batch that knows its session's uid has its ids looked up in this first round
@@ -163,16 +164,15 @@ async function writeGroup(
   const records = new Map<string, Promise<SessionRecord | undefined>>();
   const apps = new Map<string, Promise<AppRecord | undefined>>();
   const users = new Map<string, Promise<UserRecord | undefined>>();
-  for (const b of batches) {
-    const key = sessionKey(b);
-    const k = keyString(key);
-    if (!records.has(k)) records.set(k, handled(sessions.get(key)));
-    const writes = sharedWrites(b);
+  batches.forEach((b, i) => {
+    const k = keys[i] as string;
+    if (!records.has(k)) records.set(k, handled(sessions.get(sessionKey(b))));
+    const writes = scopes[i] as { app: boolean; user: boolean };
     if (writes.app && !apps.has(b.appName)) apps.set(b.appName, handled(tx.objectStore('appState').get(b.appName)));
     const uk = keyString([b.appName, b.userId]);
     if (writes.user && !users.has(uk)) users.set(uk, handled(tx.objectStore('userState').get([b.appName, b.userId])));
     if (b.ref) lookUpIds(b.ref.uid, b);
-  }
+  });
 
   const seqOf = new Map<string, number>();
   const appRecords = new Map<string, AppRecord>();
@@ -262,8 +262,8 @@ async function writeGroup(
     return storedIds.length > 0 ? { outcome, change, record: rec } : { outcome, record: rec };
   };
 
-  const results: (GroupResult | undefined)[] = batches.map((b) => {
-    const k = keyString(sessionKey(b));
+  const results: (GroupResult | undefined)[] = batches.map((b, i) => {
+    const k = keys[i] as string;
     return expected.has(k) ? write(b, current.get(k)) : undefined;
   });
 
@@ -280,10 +280,10 @@ async function writeGroup(
   }
 
   // Only batches without a known uid need a second round.
-  for (const b of batches) {
-    const rec = current.get(keyString(sessionKey(b)));
+  batches.forEach((b, i) => {
+    const rec = current.get(keys[i] as string);
     if (rec && !b.ref) lookUpIds(rec.uid, b);
-  }
+  });
   for (const [k, p] of existing) {
     const found = await p;
     if (found) seqOf.set(k, found[1]);
@@ -294,7 +294,7 @@ async function writeGroup(
     userRecords.set(k, (await p) ?? { appName, userId, state: {}, sessionCount: 0 });
   }
 
-  const written = batches.map((b, i) => results[i] ?? write(b, current.get(keyString(sessionKey(b)))));
+  const written = batches.map((b, i) => results[i] ?? write(b, current.get(keys[i] as string)));
   for (const name of dirtyApps)
     tx.objectStore('appState')
       .put(appRecords.get(name) as AppRecord)
