@@ -10,6 +10,7 @@ import type { ImportBatch, ImportOutcome, StoreChange } from '../protocol.js';
 import { applyDelta, isEmpty, splitDelta } from '../state.js';
 import { storable } from './append.js';
 import { bound, type Db, handled, type Tx } from './idb/index.js';
+import { keyString } from './keys.js';
 import {
   ALL_STORES,
   type AppRecord,
@@ -41,7 +42,6 @@ export interface ImportCommit {
 
 /** Request promises are settled through `tx.done`; their own rejections on abort are expected. */
 const ignore = (): void => {};
-const keyString = (parts: readonly string[]): string => parts.join('\u0000');
 
 /**
  * How many requests an import issues before it waits for the previous such
@@ -109,7 +109,7 @@ export async function commitImport(
   for (const [name, p] of appReads) apps.set(name, (await p) ?? { appName: name, state: {}, sessionCount: 0 });
   const users = new Map<string, UserRecord>();
   for (const [k, p] of userReads) {
-    const [appName, userId] = k.split('\u0000') as [string, string];
+    const [appName, userId] = JSON.parse(k) as [string, string];
     users.set(k, (await p) ?? { appName, userId, state: {}, sessionCount: 0 });
   }
 

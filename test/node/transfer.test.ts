@@ -291,6 +291,23 @@ describe('importSessions', () => {
     expect(s?.lastUpdateTime).toBe(5);
   });
 
+  it('keeps users apart whose app and user ids would join to the same string (a \\0 inside an id)', async () => {
+    const store = database().open();
+    await importSessions(
+      store,
+      JSON.stringify([
+        { id: 's1', appName: 'x\u0000y', userId: 'z', state: { 'user:who': 'first' }, events: [], lastUpdateTime: 1 },
+        { id: 's2', appName: 'x', userId: 'y\u0000z', state: { 'user:who': 'second' }, events: [], lastUpdateTime: 2 },
+      ]),
+    );
+    expect(await store.getUserState({ appName: 'x\u0000y', userId: 'z' })).toEqual({ who: 'first' });
+    expect(await store.getUserState({ appName: 'x', userId: 'y\u0000z' })).toEqual({ who: 'second' });
+    expect(await store.listUsers({ appName: 'x\u0000y' })).toEqual([
+      { appName: 'x\u0000y', userId: 'z', sessionCount: 1 },
+    ]);
+    expect(await store.listUsers({ appName: 'x' })).toEqual([{ appName: 'x', userId: 'y\u0000z', sessionCount: 1 }]);
+  });
+
   it('merges imported app and user values over stored ones, keeping keys the file does not have', async () => {
     const store = database().open();
     await store.createSession({ appName: 'a', userId: 'u', state: { 'app:keep': 1, 'app:over': 1, 'user:k': 1 } });
