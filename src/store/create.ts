@@ -7,7 +7,7 @@ import { AlreadyExistsError } from '../errors.js';
 import { newId } from '../ids.js';
 import { applyDelta, type ScopedDelta } from '../state.js';
 import type { Settled } from './group-commit.js';
-import type { Db } from './idb/index.js';
+import { type Db, handled } from './idb/index.js';
 import { keyString } from './keys.js';
 import type { AppRecord, SessionRecord, StoreSchema, UserRecord } from './records.js';
 
@@ -43,16 +43,16 @@ export async function commitCreates(db: Db<StoreSchema>, orders: CreateOrder[]):
   const appStore = tx.objectStore('appState');
   const userStore = tx.objectStore('userState');
 
-  // Every read issued up front, so they pipeline.
+  // Every read issued up front, so they pipeline; one failing must not leave the others' rejections unhandled.
   const found = new Map<string, Promise<unknown>>();
   const appReads = new Map<string, Promise<AppRecord | undefined>>();
   const userReads = new Map<string, Promise<UserRecord | undefined>>();
   for (const o of orders) {
     const k = keyString([o.appName, o.userId, o.id]);
-    if (!found.has(k)) found.set(k, sessions.getKey([o.appName, o.userId, o.id]));
-    if (!appReads.has(o.appName)) appReads.set(o.appName, appStore.get(o.appName));
+    if (!found.has(k)) found.set(k, handled(sessions.getKey([o.appName, o.userId, o.id])));
+    if (!appReads.has(o.appName)) appReads.set(o.appName, handled(appStore.get(o.appName)));
     const uk = keyString([o.appName, o.userId]);
-    if (!userReads.has(uk)) userReads.set(uk, userStore.get([o.appName, o.userId]));
+    if (!userReads.has(uk)) userReads.set(uk, handled(userStore.get([o.appName, o.userId])));
   }
   const taken = new Set<string>();
   for (const [k, p] of found) if ((await p) !== undefined) taken.add(k);
