@@ -6,23 +6,17 @@
  * session all succeed in call order, and applies each stored event to the
  * caller's `session` object in place, as ADK's Runner requires.
  */
-import { fromWireError } from './errors.js';
-import type { AppendBatch, Backend, ImportOutcome, LoadedSession, SessionRef } from './protocol.js';
+import { fromWireError, InvalidInputError } from './errors.js';
+import { EVENT_JSON, isPlainObject } from './json.js';
 import {
-  appendEventRequestSchema,
-  appStateRequestSchema,
-  EVENT_JSON,
-  getSessionRequestSchema,
-  listSessionKeysRequestSchema,
-  listSessionsRequestSchema,
-  listUsersRequestSchema,
+  type AppendBatch,
+  type Backend,
+  type ImportOutcome,
+  type LoadedSession,
   MAX_BATCH_EVENTS,
-  sessionKeySchema,
-  userStateRequestSchema,
-  validate,
-  validateCreate,
-  withJsonField,
-} from './schema.js';
+  type SessionRef,
+} from './protocol.js';
+import { jsonFormOf, withDataForm } from './requests.js';
 import { applyDelta, hasTempKeys, withoutTemp } from './state.js';
 import { guardedProgress, prepareImport, type SessionImportOptions } from './transfer/prepare.js';
 import type {
@@ -82,26 +76,22 @@ export class SessionFront implements SessionService, SessionCatalog {
   }
 
   async createSession(request: CreateSessionRequest): Promise<Session> {
-    return this.adopt(await this.backend.createSession(validateCreate('createSession', request)));
+    return this.adopt(await this.backend.createSession(withDataForm('createSession', request, 'state')));
   }
 
   async getSession(request: GetSessionRequest): Promise<Session | undefined> {
-    const loaded = await this.backend.getSession(validate('getSession', getSessionRequestSchema, request));
+    const loaded = await this.backend.getSession(request);
     return loaded && this.adopt(loaded);
   }
 
   async getOrCreateSession(request: CreateSessionRequest): Promise<Session> {
-    const valid = validateCreate('getOrCreateSession', request);
-    if (valid.sessionId === undefined) return this.createSession(valid);
-    const key = {
-      appName: valid.appName,
-      userId: valid.userId,
-      sessionId: valid.sessionId,
-    };
+    const plain = withDataForm('getOrCreateSession', request, 'state');
+    const key = sessionKeyOf(plain);
+    if (!key) return this.createSession(plain);
     const found = await this.getSession(key);
     if (found) return found;
     try {
-      return await this.createSession(valid);
+      return await this.createSession(plain);
     } catch (error) {
       // Lost a race with another creator of the same id: theirs is the session.
       const winner = (error as { code?: string }).code === 'ALREADY_EXISTS' ? await this.getSession(key) : undefined;
@@ -111,9 +101,7 @@ export class SessionFront implements SessionService, SessionCatalog {
   }
 
   async listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse> {
-    const { refs, ...listed } = await this.backend.listSessions(
-      validate('listSessions', listSessionsRequestSchema, request),
-    );
+    const { refs, ...listed } = await this.backend.listSessions(request);
     listed.sessions.forEach((session, i) => {
       this.refs.set(session, refs[i] as SessionRef);
     });
@@ -121,7 +109,7 @@ export class SessionFront implements SessionService, SessionCatalog {
   }
 
   async deleteSession(request: DeleteSessionRequest): Promise<void> {
-    await this.backend.deleteSession(validate('deleteSession', sessionKeySchema, request));
+    await this.backend.deleteSession(request);
   }
 
   /**
@@ -132,21 +120,15 @@ export class SessionFront implements SessionService, SessionCatalog {
     // As ADK does: a partial (streaming) event is handed back, neither checked nor stored; first, as they come often.
     const partial = partialEvent(request);
     if (partial) return Promise.resolve(partial);
-    let durability: Durability | undefined;
-    // What the store keeps of the event: its JSON form, checked as such. The session object gets the caller's event.
-    const checked = withJsonField(request, 'event', EVENT_JSON);
+    let stored: Event;
     try {
-      durability = validate('appendEvent', appendEventRequestSchema, checked).durability;
+      stored = storedForm(request);
     } catch (error) {
       return Promise.reject(error);
     }
-    const { session, event } = request;
-    const stored = checked.event;
-    if (event.partial) return Promise.resolve(event);
-    // As ADK does: the event keeps no `temp:` keys; the session object still sees them.
+    const { session, event, durability } = request;
+    // The session object sees `temp:` keys; the stored event never does (the caller's loses them once stored).
     const delta = event.actions?.stateDelta;
-    stripTemp(event);
-    if (stored !== event) stripTemp(stored);
     // JSON, not a separator join: ids may contain any character, and two sessions must never share a queue.
     const key = JSON.stringify([session.appName, session.userId, session.id]);
     return new Promise((resolve, reject) => {
@@ -208,13 +190,14 @@ export class SessionFront implements SessionService, SessionCatalog {
       for (const item of run) item.reject(error);
       return;
     }
-    this.refs.set(session, outcome.ref);
+    if (outcome.ref) this.refs.set(session, outcome.ref);
     run.forEach((item, i) => {
       const failure = outcome.results[i];
       if (failure) {
         item.reject(fromWireError(failure));
         return;
       }
+      stripTemp(item.event);
       applyToSession(session, item.event, item.delta);
       item.resolve(item.event);
     });
@@ -223,7 +206,7 @@ export class SessionFront implements SessionService, SessionCatalog {
 
   /** Keys of every session of every app, of one app, or of one user: one snapshot, in listing order (oldest first). */
   async listSessionKeys(request: ListSessionKeysRequest = {}): Promise<SessionKey[]> {
-    return this.backend.listSessionKeys(validate('listSessionKeys', listSessionKeysRequestSchema, request));
+    return this.backend.listSessionKeys(request);
   }
 
   /**
@@ -234,16 +217,16 @@ export class SessionFront implements SessionService, SessionCatalog {
    * Once the write has started it completes: `signal` is honoured until then.
    */
   async importSessions(sessions: readonly Session[], options: SessionImportOptions = {}): Promise<ImportOutcome> {
-    const batch = await prepareImport(sessions, options);
+    const batch = prepareImport(sessions, options);
     return this.backend.importSessions(batch, guardedProgress(options.onProgress));
   }
 
   async getUserState(request: UserStateRequest): Promise<Record<string, unknown>> {
-    return this.backend.getUserState(validate('getUserState', userStateRequestSchema, request));
+    return this.backend.getUserState(request);
   }
 
   async getAppState(request: AppStateRequest): Promise<Record<string, unknown>> {
-    return this.backend.getAppState(validate('getAppState', appStateRequestSchema, request));
+    return this.backend.getAppState(request);
   }
 
   async listApps(): Promise<AppSummary[]> {
@@ -251,7 +234,7 @@ export class SessionFront implements SessionService, SessionCatalog {
   }
 
   async listUsers(request: ListUsersRequest): Promise<UserSummary[]> {
-    return this.backend.listUsers(validate('listUsers', listUsersRequestSchema, request));
+    return this.backend.listUsers(request);
   }
 
   /** Lets queued appends finish, then closes the backend. */
@@ -267,6 +250,63 @@ function applyToSession(session: Session, event: Event, delta: Record<string, un
   if (at >= 0) session.events[at] = event;
   else session.events.push(event);
   if (delta) applyDelta(session.state, delta);
+}
+
+/** The key of a request that names its session, else `undefined` (the backend then reports what is wrong). */
+function sessionKeyOf(request: CreateSessionRequest): SessionKey | undefined {
+  if (typeof request !== 'object' || request === null) return undefined;
+  const { appName, userId, sessionId } = request;
+  return sessionId === undefined ? undefined : { appName, userId, sessionId };
+}
+
+const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/**
+ * What the store is to keep of an append: the event's JSON form, without
+ * `temp:` keys. Checked here only as far as this side relies on it (the
+ * session object's parts it updates, a form that can cross to a worker): the
+ * store validates the event itself, and refuses it alone, not its batch.
+ */
+function storedForm(request: AppendEventRequest): Event {
+  const refuse = (where: string, why: string): never => {
+    throw new InvalidInputError(`appendEvent: ${where}: ${why}`);
+  };
+  const expect = (value: unknown, where: string, type: string, ok: boolean): void => {
+    if (!ok) refuse(where, value === undefined ? `is required (${type})` : `must be ${type}, not ${kindOf(value)}`);
+  };
+  try {
+    expect(request, 'request', 'object', isObject(request));
+    const { session, event, durability } = request;
+    expect(session, 'session', 'object', isObject(session));
+    for (const field of ['id', 'appName', 'userId'] as const) {
+      expect(session[field], `session.${field}`, 'string', typeof session[field] === 'string');
+    }
+    expect(session.events, 'session.events', 'array', Array.isArray(session.events));
+    if (!isPlainObject(session.state)) refuse('session.state', 'must be a plain object');
+    expect(session.lastUpdateTime, 'session.lastUpdateTime', 'number', typeof session.lastUpdateTime === 'number');
+    if (durability !== undefined && !(typeof durability === 'string' && Object.hasOwn(strictness, durability))) {
+      refuse(
+        'durability',
+        `must be one of ${Object.keys(strictness)
+          .map((d) => JSON.stringify(d))
+          .join(', ')}`,
+      );
+    }
+    expect(event, 'event', 'object', isObject(event));
+    return withoutTempDelta(jsonFormOf('appendEvent', event, ['event'], EVENT_JSON) as Event);
+  } catch (error) {
+    if (error instanceof InvalidInputError) throw error;
+    return refuse('request', `cannot be read (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+/** `event` itself when its delta holds no `temp:` key, else a copy without them. */
+function withoutTempDelta(event: Event): Event {
+  const delta = event.actions?.stateDelta;
+  if (!delta || !hasTempKeys(delta) || !event.actions) return event;
+  return { ...event, actions: { ...event.actions, stateDelta: withoutTemp(delta) } };
 }
 
 function stripTemp(event: Event): void {

@@ -14,8 +14,6 @@ export {
   type ArtifactVersion,
   type ArtifactVersionRequest,
   type LoadedArtifactBlob,
-  MAX_FILENAME_LENGTH,
-  MAX_METADATA_SIZE,
   type SaveArtifactBlobRequest,
   type SaveArtifactRequest,
 } from './artifacts/index.js';
@@ -37,6 +35,7 @@ export {
 } from './errors.js';
 export { exposeSessionService, serveSessionStores } from './host/expose.js';
 export { MAX_JSON_DEPTH } from './json.js';
+export { MAX_FILENAME_LENGTH, MAX_ID_LENGTH, MAX_METADATA_SIZE, MAX_RECORD_SIZE } from './limits.js';
 export {
   type Appender,
   type AppenderOptions,
@@ -55,7 +54,6 @@ export {
   watchUserState,
 } from './live/index.js';
 export type { StoreChange } from './protocol.js';
-export { MAX_ID_LENGTH, MAX_RECORD_SIZE } from './schema.js';
 export { APP_PREFIX, TEMP_PREFIX, USER_PREFIX } from './state.js';
 export { DEFAULT_DB_NAME, type EngineOptions, StoreEngine } from './store/engine.js';
 export {

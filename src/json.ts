@@ -183,3 +183,33 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
     configurable: true,
   });
 }
+
+/** The options events are checked and converted with. */
+export const EVENT_JSON: CheckJsonOptions = { undefinedFieldsAreAbsent: true };
+
+/**
+ * `request` with its data field (`event`, `state`) in the JSON form the store
+ * keeps (see `toJsonForm`), so that what `validate` checks is exactly what gets
+ * stored: a Date where an object belongs becomes a string, and is refused as one.
+ * A field with no JSON form, or that cannot be read, is left as it is for
+ * `validate` to report.
+ */
+export function withJsonField<R>(request: R, field: 'event' | 'state', options?: CheckJsonOptions): R {
+  try {
+    if (typeof request !== 'object' || request === null) return request;
+    const value = (request as Record<string, unknown>)[field];
+    if (value === undefined) return request;
+    const form = toJsonForm(value, undefined, options);
+    return form.problem || form.value === value ? request : { ...request, [field]: form.value };
+  } catch {
+    return request;
+  }
+}
+
+/** A value's path as a message names it: `events[3].actions.stateDelta`. */
+export function formatPath(path: PropertyKey[]): string {
+  return path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+    .join('')
+    .replace(/^\./, '');
+}

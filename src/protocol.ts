@@ -40,6 +40,9 @@ export interface ListedSessions extends ListSessionsResponse {
   refs: SessionRef[];
 }
 
+/** Most events one append batch may carry over the worker boundary. */
+export const MAX_BATCH_EVENTS = 10_000;
+
 export interface AppendBatch {
   appName: string;
   userId: string;
@@ -53,7 +56,8 @@ export interface AppendBatch {
 }
 
 export interface AppendOutcome {
-  ref: SessionRef;
+  /** The session's revision after the batch; the batch's own when none of its events was valid (nothing was read). */
+  ref: SessionRef | null;
   lastUpdateTime: number;
   /** One entry per event of the batch: `null` when stored, else why it was not. */
   results: (WireError | null)[];

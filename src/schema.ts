@@ -8,12 +8,17 @@
  */
 import * as z from 'zod/mini';
 import { InvalidInputError } from './errors.js';
-import { type CheckJsonOptions, checkJson, isPlainObject, type JsonProblem, toJsonForm } from './json.js';
-
-/** Longest accepted `appName`, `userId`, session id or event id, in UTF-16 code units. */
-export const MAX_ID_LENGTH = 1024;
-/** Largest accepted event or initial state, measured as JSON characters. */
-export const MAX_RECORD_SIZE = 8 * 1024 * 1024;
+import {
+  type CheckJsonOptions,
+  checkJson,
+  EVENT_JSON,
+  formatPath,
+  isPlainObject,
+  type JsonProblem,
+  withJsonField,
+} from './json.js';
+import { MAX_ID_LENGTH, MAX_RECORD_SIZE } from './limits.js';
+import { MAX_BATCH_EVENTS } from './protocol.js';
 
 const id = z.string().check(
   z.minLength(1, 'must not be empty'),
@@ -22,9 +27,6 @@ const id = z.string().check(
 );
 const count = z.number().check(z.int('must be an integer'), z.nonnegative('must not be negative'));
 const opt = z.optional;
-
-/** The options events are checked and converted with. */
-export const EVENT_JSON: CheckJsonOptions = { undefinedFieldsAreAbsent: true };
 
 type Ctx = { addIssue(issue: { code: 'custom'; message: string; path?: PropertyKey[] }): void };
 
@@ -197,9 +199,6 @@ export const appendEventRequestSchema = z.object({
   durability: opt(durabilitySchema),
 });
 
-/** Most events one append batch may carry over the worker boundary. */
-export const MAX_BATCH_EVENTS = 10_000;
-
 export const sessionRefSchema = z.object({
   uid: z.string().check(z.minLength(1, 'must not be empty')),
   revision: count,
@@ -256,13 +255,6 @@ export const listUsersRequestSchema = z.object({
   limit: opt(count),
   offset: opt(count),
 });
-
-function formatPath(path: PropertyKey[]): string {
-  return path
-    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
-    .join('')
-    .replace(/^\./, '');
-}
 
 /**
  * Validates `input` against `schema`, throwing an `InvalidInputError` that names
@@ -322,25 +314,6 @@ export function validate<S extends z.ZodMiniType>(
     problem = `${operation}: ${at.length > 0 ? formatPath(at) : 'request'}: cannot be read (${why})`;
   }
   throw new InvalidInputError(problem);
-}
-
-/**
- * `request` with its data field (`event`, `state`) in the JSON form the store
- * keeps (see `toJsonForm`), so that what `validate` checks is exactly what gets
- * stored: a Date where an object belongs becomes a string, and is refused as one.
- * A field with no JSON form, or that cannot be read, is left as it is for
- * `validate` to report.
- */
-export function withJsonField<R>(request: R, field: 'event' | 'state', options?: CheckJsonOptions): R {
-  try {
-    if (typeof request !== 'object' || request === null) return request;
-    const value = (request as Record<string, unknown>)[field];
-    if (value === undefined) return request;
-    const form = toJsonForm(value, undefined, options);
-    return form.problem || form.value === value ? request : { ...request, [field]: form.value };
-  } catch {
-    return request;
-  }
 }
 
 /** A create request, validated, with its initial state in the JSON form the store keeps. */

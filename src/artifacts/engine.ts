@@ -5,13 +5,7 @@
  */
 import type { ImportBatch } from '../protocol.js';
 import type { StoreEngine } from '../store/engine.js';
-import type {
-  ArchiveImportOutcome,
-  ArtifactBackend,
-  ArtifactUsage,
-  ArtifactVersion,
-  LoadedArtifact,
-} from './protocol.js';
+import type { ArchiveImportOutcome, ArtifactUsage, ArtifactVersion, LoadedArtifact } from './protocol.js';
 import { type ArtifactStore, clearImportedSessions, prefixRange, scopeRange, versionsRange } from './ranges.js';
 import { type ArtifactRecord, type StoredBody, scopeOf, USER_SCOPE } from './records.js';
 import type {
@@ -44,7 +38,7 @@ export function artifactEngineFor(engine: StoreEngine, options: ArtifactEngineOp
   return found;
 }
 
-export class ArtifactEngine implements ArtifactBackend {
+export class ArtifactEngine {
   constructor(
     private readonly engine: StoreEngine,
     private readonly options: ArtifactEngineOptions,

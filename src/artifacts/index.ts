@@ -10,14 +10,12 @@ export type {
   ArtifactVersion,
   LoadedArtifact,
 } from './protocol.js';
-export {
-  type ArtifactFileRequest,
-  type ArtifactKeyRequest,
-  type ArtifactPart,
-  type ArtifactUsageRequest,
-  type ArtifactVersionRequest,
-  MAX_FILENAME_LENGTH,
-  MAX_METADATA_SIZE,
-  type SaveArtifactBlobRequest,
-  type SaveArtifactRequest,
+export type {
+  ArtifactFileRequest,
+  ArtifactKeyRequest,
+  ArtifactPart,
+  ArtifactUsageRequest,
+  ArtifactVersionRequest,
+  SaveArtifactBlobRequest,
+  SaveArtifactRequest,
 } from './schema.js';

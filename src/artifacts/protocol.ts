@@ -7,11 +7,11 @@ import type { ImportBatch, ImportOutcome } from '../protocol.js';
 import type {
   ArtifactBody,
   ArtifactFileRequest,
-  ArtifactImport,
   ArtifactKeyRequest,
   ArtifactUsageRequest,
   ArtifactVersionRequest,
-  ArtifactWrite,
+  SaveArtifactBlobRequest,
+  SaveArtifactRequest,
 } from './schema.js';
 
 /** ADK's `ArtifactVersion`, with what this store always knows besides. */
@@ -45,9 +45,15 @@ export interface ArchiveImportOutcome extends ImportOutcome {
   artifacts: number;
 }
 
+/**
+ * What the page-side front asks of the store, requests as the caller gave them:
+ * the boundary check (`checkedArtifacts`) validates and converts them.
+ */
 export interface ArtifactBackend {
-  /** Stores a new version, numbered inside the write transaction; resolves its number. */
-  saveArtifact(write: ArtifactWrite): Promise<number>;
+  /** Stores ADK's `Part` as a new version, numbered inside the write transaction; resolves its number. */
+  saveArtifact(request: SaveArtifactRequest): Promise<number>;
+  /** The same for a Blob or `File`, which crosses to a worker by reference; `name` is a `File`'s, read by the page. */
+  saveArtifactBlob(request: SaveArtifactBlobRequest, name?: string): Promise<number>;
   loadArtifact(request: ArtifactVersionRequest): Promise<LoadedArtifact | undefined>;
   listArtifactKeys(request: ArtifactKeyRequest): Promise<string[]>;
   deleteArtifact(request: ArtifactFileRequest): Promise<void>;
@@ -62,7 +68,7 @@ export interface ArtifactBackend {
    */
   importWithArtifacts(
     batch: ImportBatch,
-    artifacts: ArtifactImport[],
+    artifacts: readonly unknown[],
     onProgress?: (processed: number) => void,
   ): Promise<ArchiveImportOutcome>;
 }

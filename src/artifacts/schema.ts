@@ -4,12 +4,9 @@
  */
 import * as z from 'zod/mini';
 import { checkJson, isPlainObject } from '../json.js';
+import { MAX_FILENAME_LENGTH, MAX_METADATA_SIZE } from '../limits.js';
 import { sessionKeySchema } from '../schema.js';
 
-/** Longest accepted filename, in UTF-16 code units. */
-export const MAX_FILENAME_LENGTH = 1024;
-/** Largest accepted `customMetadata`, in JSON characters. */
-export const MAX_METADATA_SIZE = 64 * 1024;
 /** Longest accepted `fileUri` of a reference, or MIME type. */
 const MAX_URI_LENGTH = 8 * 1024;
 

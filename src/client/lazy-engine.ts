@@ -1,18 +1,57 @@
 /**
  * The in-thread store's engine, loaded on its first call: a page that runs the
- * store in a worker never downloads the engine or any IndexedDB code, and one
- * that chooses `'in-thread'` fetches them once, when first used.
+ * store in a worker never downloads the engine, its schemas or any IndexedDB
+ * code, and one that chooses `'in-thread'` fetches them once, when first used.
+ * Requests pass the same boundary check a worker applies.
  */
 
-import type { ArtifactEngine } from '../artifacts/engine.js';
 import type { ArtifactBackend } from '../artifacts/protocol.js';
 import { StorageError, StoreClosedError } from '../errors.js';
-import type { Backend, ImportBatch } from '../protocol.js';
+import type { Backend } from '../protocol.js';
 import type { EngineOptions, StoreEngine } from '../store/engine.js';
 
-export class LazyEngine implements Backend, ArtifactBackend {
+type SessionMethod = Exclude<keyof Backend, 'close'>;
+
+const SESSION_METHODS: SessionMethod[] = [
+  'createSession',
+  'getSession',
+  'listSessions',
+  'deleteSession',
+  'appendEvents',
+  'listSessionKeys',
+  'importSessions',
+  'getUserState',
+  'getAppState',
+  'listApps',
+  'listUsers',
+];
+
+const ARTIFACT_METHODS: (keyof ArtifactBackend)[] = [
+  'saveArtifact',
+  'saveArtifactBlob',
+  'loadArtifact',
+  'listArtifactKeys',
+  'deleteArtifact',
+  'listArtifactVersions',
+  'getArtifactVersion',
+  'artifactUsage',
+  'importWithArtifacts',
+];
+
+/** A failed download as a `StorageError`; a closed store's refusal as it is. */
+function loadFailure(what: string, error: unknown): Error {
+  return error instanceof StoreClosedError || error instanceof StorageError
+    ? error
+    : new StorageError(`the store's ${what} could not be loaded: ${String(error)}`, { cause: error });
+}
+
+export interface LazyEngine extends Omit<Backend, 'close'>, ArtifactBackend {}
+
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: its methods are made below, from the lists
+export class LazyEngine {
   private engine: Promise<StoreEngine> | undefined;
-  private artifacts: Promise<ArtifactEngine> | undefined;
+  private sessions: Promise<Backend> | undefined;
+  private artifacts: Promise<ArtifactBackend> | undefined;
   private closed = false;
 
   constructor(private readonly options: EngineOptions) {}
@@ -28,88 +67,53 @@ export class LazyEngine implements Backend, ArtifactBackend {
       ({ StoreEngine }) => new StoreEngine(this.options),
       (error: unknown) => {
         this.engine = undefined;
-        throw new StorageError(`the store's engine could not be loaded: ${String(error)}`, { cause: error });
+        throw loadFailure('engine', error);
       },
     );
     return this.engine;
   }
 
-  /** The artifact engine, loaded (like the store's) on first use, and again after a failed download. */
-  private loadArtifacts(): Promise<ArtifactEngine> {
-    this.artifacts ??= Promise.all([this.load(), import('../artifacts/engine.js')]).then(
-      ([engine, { artifactEngineFor }]) => artifactEngineFor(engine),
+  /** The session requests behind the boundary check, loaded with the engine. */
+  sessionBackend(): Promise<Backend> {
+    this.sessions ??= Promise.all([this.load(), import('../host/checked.js')]).then(
+      ([engine, { checkedBackend }]) => checkedBackend(() => engine),
+      (error: unknown) => {
+        this.sessions = undefined;
+        throw loadFailure('engine', error);
+      },
+    );
+    return this.sessions;
+  }
+
+  /** The artifact requests, loaded (like the store's) on first use, and again after a failed download. */
+  artifactBackend(): Promise<ArtifactBackend> {
+    this.artifacts ??= Promise.all([this.load(), import('../artifacts/in-thread.js')]).then(
+      ([engine, { inThreadArtifacts }]) => inThreadArtifacts(engine),
       (error: unknown) => {
         this.artifacts = undefined;
-        throw error instanceof StoreClosedError || error instanceof StorageError
-          ? error
-          : new StorageError(`the store's artifact engine could not be loaded: ${String(error)}`, { cause: error });
+        throw loadFailure('artifact engine', error);
       },
     );
     return this.artifacts;
   }
 
-  async saveArtifact(...args: Parameters<ArtifactBackend['saveArtifact']>) {
-    return (await this.loadArtifacts()).saveArtifact(...args);
-  }
-  async loadArtifact(...args: Parameters<ArtifactBackend['loadArtifact']>) {
-    return (await this.loadArtifacts()).loadArtifact(...args);
-  }
-  async listArtifactKeys(...args: Parameters<ArtifactBackend['listArtifactKeys']>) {
-    return (await this.loadArtifacts()).listArtifactKeys(...args);
-  }
-  async deleteArtifact(...args: Parameters<ArtifactBackend['deleteArtifact']>) {
-    return (await this.loadArtifacts()).deleteArtifact(...args);
-  }
-  async listArtifactVersions(...args: Parameters<ArtifactBackend['listArtifactVersions']>) {
-    return (await this.loadArtifacts()).listArtifactVersions(...args);
-  }
-  async getArtifactVersion(...args: Parameters<ArtifactBackend['getArtifactVersion']>) {
-    return (await this.loadArtifacts()).getArtifactVersion(...args);
-  }
-  async artifactUsage(...args: Parameters<ArtifactBackend['artifactUsage']>) {
-    return (await this.loadArtifacts()).artifactUsage(...args);
-  }
-  async importWithArtifacts(...args: Parameters<ArtifactBackend['importWithArtifacts']>) {
-    return (await this.loadArtifacts()).importWithArtifacts(...args);
-  }
-
-  async createSession(...args: Parameters<Backend['createSession']>) {
-    return (await this.load()).createSession(...args);
-  }
-  async getSession(...args: Parameters<Backend['getSession']>) {
-    return (await this.load()).getSession(...args);
-  }
-  async listSessions(...args: Parameters<Backend['listSessions']>) {
-    return (await this.load()).listSessions(...args);
-  }
-  async deleteSession(...args: Parameters<Backend['deleteSession']>) {
-    return (await this.load()).deleteSession(...args);
-  }
-  async appendEvents(...args: Parameters<Backend['appendEvents']>) {
-    return (await this.load()).appendEvents(...args);
-  }
-  async listSessionKeys(...args: Parameters<Backend['listSessionKeys']>) {
-    return (await this.load()).listSessionKeys(...args);
-  }
-  async importSessions(batch: ImportBatch, onProgress?: (processed: number) => void) {
-    return (await this.load()).importSessions(batch, onProgress);
-  }
-  async getUserState(...args: Parameters<Backend['getUserState']>) {
-    return (await this.load()).getUserState(...args);
-  }
-  async getAppState(...args: Parameters<Backend['getAppState']>) {
-    return (await this.load()).getAppState(...args);
-  }
-  async listApps() {
-    return (await this.load()).listApps();
-  }
-  async listUsers(...args: Parameters<Backend['listUsers']>) {
-    return (await this.load()).listUsers(...args);
-  }
   /** Closing a store that was never used loads nothing; one whose engine never loaded has nothing to close. */
   async close(): Promise<void> {
     this.closed = true;
     const engine = await this.engine?.catch(() => undefined);
     await engine?.close();
   }
+}
+
+type Methods = Record<string, (...args: unknown[]) => Promise<unknown>>;
+const prototype = LazyEngine.prototype as unknown as Methods;
+for (const method of SESSION_METHODS) {
+  prototype[method] = async function (this: LazyEngine, ...args) {
+    return ((await this.sessionBackend()) as unknown as Methods)[method]?.(...args);
+  };
+}
+for (const method of ARTIFACT_METHODS) {
+  prototype[method] = async function (this: LazyEngine, ...args) {
+    return ((await this.artifactBackend()) as unknown as Methods)[method]?.(...args);
+  };
 }

@@ -8,17 +8,7 @@
 import { type Endpoint, proxy, type Remote, releaseProxy, wrap } from 'comlink';
 import type { ArtifactBackend } from '../artifacts/protocol.js';
 import { fromWireError, InvalidInputError, SessionStoreError, StoreClosedError, TimeoutError } from '../errors.js';
-import type { AppendBatch, Backend, HelloResponse, HostApi, ImportBatch, Result } from '../protocol.js';
-import type {
-  AppStateRequest,
-  CreateSessionRequest,
-  DeleteSessionRequest,
-  GetSessionRequest,
-  ListSessionKeysRequest,
-  ListSessionsRequest,
-  ListUsersRequest,
-  UserStateRequest,
-} from '../types.js';
+import type { Backend, HelloResponse, HostApi, ImportBatch, Result } from '../protocol.js';
 import { describeStartFailure } from './start-failure.js';
 
 export interface RemoteOptions {
@@ -34,6 +24,7 @@ export interface RemoteOptions {
 
 type Watchable = Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
 
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the forwarded methods are made below, from their list
 export class RemoteBackend implements Backend, ArtifactBackend {
   readonly hello: Promise<HelloResponse>;
   private readonly remote: Remote<HostApi>;
@@ -69,7 +60,7 @@ export class RemoteBackend implements Backend, ArtifactBackend {
         { signal },
       );
     }
-    this.hello = this.call((r) => r.hello({ ...(options.dbName ? { dbName: options.dbName } : {}) }));
+    this.hello = this.call('hello', (r) => r.hello({ ...(options.dbName ? { dbName: options.dbName } : {}) }));
     this.hello.then(
       (hello) => {
         greeted = true;
@@ -113,7 +104,8 @@ export class RemoteBackend implements Backend, ArtifactBackend {
     for (const listener of this.closeListeners) listener(error);
   }
 
-  private call<T>(invoke: (remote: Remote<HostApi>) => Promise<Result<T>>): Promise<T> {
+  /** `operation` names the call in an error about its request. */
+  call<T>(operation: string, invoke: (remote: Remote<HostApi>) => Promise<Result<T>>): Promise<T> {
     if (this.deadError) return Promise.reject(this.deadError);
     return new Promise<T>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -134,7 +126,14 @@ export class RemoteBackend implements Backend, ArtifactBackend {
           timeoutMs,
         );
       }
-      invoke(this.remote).then(
+      let sent: Promise<Result<T>>;
+      try {
+        sent = invoke(this.remote);
+      } catch (error) {
+        // Comlink reads the arguments before posting them: a hostile request throws right here.
+        sent = Promise.reject(error);
+      }
+      sent.then(
         (result) => {
           if (!this.pending.has(fail)) return;
           done();
@@ -143,78 +142,27 @@ export class RemoteBackend implements Backend, ArtifactBackend {
         },
         (error: unknown) => {
           if (!this.pending.has(fail)) return;
-          fail(sendFailure(error));
+          fail(sendFailure(operation, error));
         },
       );
     });
   }
 
-  createSession(request: CreateSessionRequest) {
-    return this.call((r) => r.createSession(request));
-  }
-  getSession(request: GetSessionRequest) {
-    return this.call((r) => r.getSession(request));
-  }
-  listSessions(request: ListSessionsRequest) {
-    return this.call((r) => r.listSessions(request));
-  }
-  deleteSession(request: DeleteSessionRequest) {
-    return this.call((r) => r.deleteSession(request));
-  }
-  appendEvents(batch: AppendBatch) {
-    return this.call((r) => r.appendEvents(batch));
-  }
-  listSessionKeys(request: ListSessionKeysRequest) {
-    return this.call((r) => r.listSessionKeys(request));
-  }
   importSessions(batch: ImportBatch, onProgress?: (processed: number) => void) {
-    return this.call((r) => r.importSessions(batch, onProgress && proxy(onProgress)));
-  }
-  getUserState(request: UserStateRequest) {
-    return this.call((r) => r.getUserState(request));
-  }
-  getAppState(request: AppStateRequest) {
-    return this.call((r) => r.getAppState(request));
-  }
-  listApps() {
-    return this.call((r) => r.listApps());
-  }
-  listUsers(request: ListUsersRequest) {
-    return this.call((r) => r.listUsers(request));
-  }
-  saveArtifact(...args: Parameters<ArtifactBackend['saveArtifact']>) {
-    return this.call((r) => r.saveArtifact(...args));
-  }
-  loadArtifact(...args: Parameters<ArtifactBackend['loadArtifact']>) {
-    return this.call((r) => r.loadArtifact(...args));
-  }
-  listArtifactKeys(...args: Parameters<ArtifactBackend['listArtifactKeys']>) {
-    return this.call((r) => r.listArtifactKeys(...args));
-  }
-  deleteArtifact(...args: Parameters<ArtifactBackend['deleteArtifact']>) {
-    return this.call((r) => r.deleteArtifact(...args));
-  }
-  listArtifactVersions(...args: Parameters<ArtifactBackend['listArtifactVersions']>) {
-    return this.call((r) => r.listArtifactVersions(...args));
-  }
-  getArtifactVersion(...args: Parameters<ArtifactBackend['getArtifactVersion']>) {
-    return this.call((r) => r.getArtifactVersion(...args));
-  }
-  artifactUsage(...args: Parameters<ArtifactBackend['artifactUsage']>) {
-    return this.call((r) => r.artifactUsage(...args));
+    return this.call('importSessions', (r) => r.importSessions(batch, onProgress && proxy(onProgress)));
   }
   importWithArtifacts(
     batch: ImportBatch,
     artifacts: Parameters<ArtifactBackend['importWithArtifacts']>[1],
     onProgress?: (processed: number) => void,
   ) {
-    return this.call((r) => r.importWithArtifacts(batch, artifacts, onProgress && proxy(onProgress)));
+    return this.call('importArchive', (r) => r.importWithArtifacts(batch, artifacts, onProgress && proxy(onProgress)));
   }
 
   /** Ends the connection (its writes already answered); later calls reject with `StoreClosedError`. */
   async close(): Promise<void> {
     if (!this.deadError) {
-      await this.call((r) => r.goodbye(this.options.closeStoreOnClose === true)).catch(() => {});
+      await this.call('close', (r) => r.goodbye(this.options.closeStoreOnClose === true)).catch(() => {});
       this.remote[releaseProxy]();
       this.die('the store client is closed');
     }
@@ -223,15 +171,48 @@ export class RemoteBackend implements Backend, ArtifactBackend {
 }
 
 /**
- * Why a call never reached the worker, as a typed error: a request the
- * structured clone refuses (validated, then changed by a getter) is bad input;
- * anything else means the channel is unusable.
+ * Why a call never reached the worker, as a typed error. Posting to a worker
+ * fails only while the request is read and cloned (a port to a dead worker
+ * takes messages silently; that is told by the life lock): bad input.
  */
-function sendFailure(error: unknown): SessionStoreError {
+function sendFailure(operation: string, error: unknown): SessionStoreError {
   if (error instanceof SessionStoreError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof Error && error.name === 'DataCloneError') {
-    return new InvalidInputError(`request cannot be sent to the store worker: ${message}`);
-  }
-  return new StoreClosedError(`the store worker cannot be reached: ${message}`);
+  const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new InvalidInputError(`${operation}: request: cannot be sent to the store worker (${why})`);
+}
+
+/** The calls that pass their arguments through as they are. */
+const FORWARDED = [
+  'createSession',
+  'getSession',
+  'listSessions',
+  'deleteSession',
+  'appendEvents',
+  'listSessionKeys',
+  'getUserState',
+  'getAppState',
+  'listApps',
+  'listUsers',
+  'saveArtifact',
+  'saveArtifactBlob',
+  'loadArtifact',
+  'listArtifactKeys',
+  'deleteArtifact',
+  'listArtifactVersions',
+  'getArtifactVersion',
+  'artifactUsage',
+] as const;
+
+type Forwarded = (typeof FORWARDED)[number];
+type Calls = Record<Forwarded, (...args: unknown[]) => Promise<Result<unknown>>>;
+
+export interface RemoteBackend extends Pick<Backend & ArtifactBackend, Forwarded> {}
+
+for (const method of FORWARDED) {
+  (RemoteBackend.prototype as unknown as Record<string, unknown>)[method] = function (
+    this: RemoteBackend,
+    ...args: unknown[]
+  ) {
+    return this.call(method, (remote) => (remote as unknown as Calls)[method](...args));
+  };
 }

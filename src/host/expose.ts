@@ -4,31 +4,15 @@
  * passes it to the engine and sends back a `Result`, so errors keep their class.
  */
 import { type Endpoint, expose, releaseProxy } from 'comlink';
-import { artifactMethods } from '../artifacts/host.js';
+import { checkedArtifacts } from '../artifacts/checked.js';
+import { artifactEngineFor } from '../artifacts/engine.js';
 import { InvalidInputError, normalizeStorageError, toWireError, type WireError } from '../errors.js';
 import { newId } from '../ids.js';
-import type { AppendBatch, HelloRequest, HostApi, Result } from '../protocol.js';
-import {
-  appendBatchSchema,
-  appStateRequestSchema,
-  EVENT_JSON,
-  eventSchema,
-  getSessionRequestSchema,
-  helloRequestSchema,
-  importBatchSchema,
-  listSessionKeysRequestSchema,
-  listSessionsRequestSchema,
-  listUsersRequestSchema,
-  sessionKeySchema,
-  userStateRequestSchema,
-  validate,
-  validateCreate,
-  withJsonField,
-} from '../schema.js';
+import type { HelloRequest, HostApi, Result } from '../protocol.js';
+import { helloRequestSchema, validate } from '../schema.js';
 import { DEFAULT_DB_NAME, StoreEngine } from '../store/engine.js';
 import type { IndexedDbSessionService } from '../store/indexeddb-session-service.js';
-import { ImportChecker } from '../transfer/validate.js';
-import type { Event } from '../types.js';
+import { checkedBackend } from './checked.js';
 import { guardEndpoint } from './guard.js';
 
 type RemoteCallback = ((processed: number) => Promise<void>) & { [releaseProxy]?: () => void };
@@ -90,9 +74,11 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     if (!engine) throw new InvalidInputError('the client must say hello before any other call');
     return engine;
   };
-  const artifacts = artifactMethods(current);
+  const checked = checkedBackend(current);
+  const artifacts = checkedArtifacts(() => artifactEngineFor(current()));
   const host: HostApi = {
     saveArtifact: (request) => settle(() => artifacts.saveArtifact(request)),
+    saveArtifactBlob: (request, name) => settle(() => artifacts.saveArtifactBlob(request, name)),
     loadArtifact: (request) => settle(() => artifacts.loadArtifact(request)),
     listArtifactKeys: (request) => settle(() => artifacts.listArtifactKeys(request)),
     deleteArtifact: (request) => settle(() => artifacts.deleteArtifact(request)),
@@ -106,50 +92,18 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
         engine = engineFor(validate('hello', helloRequestSchema, request));
         return { dbName: engine.dbName, lockName: await holdLifeLock() };
       }),
-    createSession: (request) => settle(() => current().createSession(validateCreate('createSession', request))),
-    getSession: (request) =>
-      settle(() => current().getSession(validate('getSession', getSessionRequestSchema, request))),
-    listSessions: (request) =>
-      settle(() => current().listSessions(validate('listSessions', listSessionsRequestSchema, request))),
-    deleteSession: (request) =>
-      settle(() => current().deleteSession(validate('deleteSession', sessionKeySchema, request))),
-    getUserState: (request) =>
-      settle(() => current().getUserState(validate('getUserState', userStateRequestSchema, request))),
-    getAppState: (request) =>
-      settle(() => current().getAppState(validate('getAppState', appStateRequestSchema, request))),
-    listApps: () => settle(() => current().listApps()),
-    listUsers: (request) => settle(() => current().listUsers(validate('listUsers', listUsersRequestSchema, request))),
-    appendEvents: (request) =>
-      settle(async () => {
-        const batch = validate('appendEvent', appendBatchSchema, request) as AppendBatch;
-        // Each event stands alone: an invalid one fails by itself, the others are stored.
-        const valid: Event[] = [];
-        const checks = batch.events.map((event) => {
-          try {
-            // A raw caller may send what the page-side client would have converted (a Date, say).
-            const { event: stored } = withJsonField({ event }, 'event', EVENT_JSON);
-            validate('appendEvent', eventSchema, stored);
-            valid.push(stored as Event);
-            return null;
-          } catch (error) {
-            return toWireError(error);
-          }
-        });
-        const outcome = await current().appendEvents({ ...batch, events: valid });
-        let next = 0;
-        return { ...outcome, results: checks.map((check) => check ?? outcome.results[next++] ?? null) };
-      }),
-    listSessionKeys: (request) =>
-      settle(() => current().listSessionKeys(validate('listSessionKeys', listSessionKeysRequestSchema, request))),
+    createSession: (request) => settle(() => checked.createSession(request)),
+    getSession: (request) => settle(() => checked.getSession(request)),
+    listSessions: (request) => settle(() => checked.listSessions(request)),
+    deleteSession: (request) => settle(() => checked.deleteSession(request)),
+    getUserState: (request) => settle(() => checked.getUserState(request)),
+    getAppState: (request) => settle(() => checked.getAppState(request)),
+    listApps: () => settle(() => checked.listApps()),
+    listUsers: (request) => settle(() => checked.listUsers(request)),
+    appendEvents: (request) => settle(() => checked.appendEvents(request)),
+    listSessionKeys: (request) => settle(() => checked.listSessionKeys(request)),
     importSessions: (request, progress) =>
-      settle(() =>
-        withProgress(progress, (report) => {
-          const { sessions, onConflict } = validate('importSessions', importBatchSchema, request);
-          const checker = new ImportChecker();
-          const batch = { sessions: sessions.map((s, i) => checker.check(s, i)), onConflict };
-          return current().importSessions(batch, report);
-        }),
-      ),
+      settle(() => withProgress(progress, (report) => checked.importSessions(request, report))),
     goodbye: (closeStore) =>
       settle(async () => {
         stopWatching?.();

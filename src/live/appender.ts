@@ -6,7 +6,8 @@
  * retried, up to `attempts` times.
  */
 import { SessionNotFoundError, StaleSessionError } from '../errors.js';
-import { appendEventRequestSchema, EVENT_JSON, validate, withJsonField } from '../schema.js';
+import { EVENT_JSON, withJsonField } from '../json.js';
+import { appendEventRequestSchema, validate } from '../schema.js';
 import type { Event, Session, SessionKey, SessionService } from '../types.js';
 
 /** Events, or a function building them from the session's current state (`events` is always empty there). */

@@ -395,9 +395,11 @@ export class StoreEngine implements Backend {
     const changes: StoreChange[] = [];
     results.forEach((result, i) => {
       const b = batches[i] as AppendBatch;
-      if (!result.value) return;
-      this.rememberUid(sessionKeyString(b.appName, b.userId, b.sessionId), result.value.outcome.ref.uid);
-      if (result.value.change) changes.push(result.value.change);
+      const appended = result.value;
+      if (!appended) return;
+      const uid = appended.outcome.ref?.uid;
+      if (uid) this.rememberUid(sessionKeyString(b.appName, b.userId, b.sessionId), uid);
+      if (appended.change) changes.push(appended.change);
     });
     this.emit(changes);
   }

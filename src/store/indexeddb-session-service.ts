@@ -1,8 +1,10 @@
-import { type ArtifactEngineOptions, artifactEngineFor } from '../artifacts/engine.js';
+import type { ArtifactEngineOptions } from '../artifacts/engine.js';
 import { ArtifactFront } from '../artifacts/front.js';
+import { inThreadArtifacts } from '../artifacts/in-thread.js';
 import { ChangeFeed, type ChangeFilter, type ChangeListener } from '../changes.js';
 import type { StoreClosedError } from '../errors.js';
 import { SessionFront } from '../front.js';
+import { checkedBackend } from '../host/checked.js';
 import { type EngineOptions, StoreEngine } from './engine.js';
 
 export type IndexedDbSessionServiceOptions = EngineOptions & ArtifactEngineOptions;
@@ -28,10 +30,10 @@ export class IndexedDbSessionService extends SessionFront {
 
   constructor(options: IndexedDbSessionServiceOptions = {}) {
     const engine = new StoreEngine(options);
-    super(engine);
+    super(checkedBackend(() => engine));
     this.engine = engine;
     const bytes = options.artifactBytes;
-    this.artifacts = new ArtifactFront(artifactEngineFor(engine, bytes ? { artifactBytes: bytes } : {}));
+    this.artifacts = new ArtifactFront(inThreadArtifacts(engine, bytes ? { artifactBytes: bytes } : {}));
     this.feed = new ChangeFeed(engine.dbName);
   }
 

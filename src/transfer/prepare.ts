@@ -1,12 +1,6 @@
-/**
- * The page side of an import: every session is validated before anything is
- * sent, in time slices so that a large import keeps the page responsive and
- * can be aborted between slices.
- */
+/** What the page does for an import before the store checks and writes it. */
 import type { ImportBatch } from '../protocol.js';
-import { importBatchSchema, validate } from '../schema.js';
-import type { ConflictPolicy } from '../types.js';
-import { ImportChecker } from './validate.js';
+import type { ConflictPolicy, Session } from '../types.js';
 
 /** Options of a store's `importSessions`. */
 export interface SessionImportOptions {
@@ -39,33 +33,12 @@ export function guardedProgress(
   );
 }
 
-/** How long validation runs before it yields to the event loop, in ms. */
-const SLICE_MS = 25;
-
-const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
-
-/** Validates `sessions` into a batch. Rejects with the first problem, or the signal's reason once aborted. */
-export async function prepareImport(
-  sessions: readonly unknown[],
-  options: SessionImportOptions = {},
-): Promise<ImportBatch> {
-  const { signal } = options;
-  signal?.throwIfAborted();
-  const { onConflict } = validate('importSessions', importBatchSchema, {
-    sessions,
-    onConflict: options.onConflict ?? 'error',
-  });
-  const checker = new ImportChecker();
-  const checked: ImportBatch['sessions'] = [];
-  let sliceStart = performance.now();
-  for (let i = 0; i < sessions.length; i++) {
-    if (performance.now() - sliceStart > SLICE_MS) {
-      await nextTask();
-      signal?.throwIfAborted();
-      sliceStart = performance.now();
-    }
-    checked.push(checker.check(sessions[i], i));
-  }
-  signal?.throwIfAborted();
-  return { sessions: checked, onConflict };
+/**
+ * The page side of an import: the signal and nothing else. The store (in a
+ * worker, or behind the in-thread boundary check) validates every session
+ * before it writes any, so the page carries no schema code.
+ */
+export function prepareImport(sessions: readonly unknown[], options: SessionImportOptions = {}): ImportBatch {
+  options.signal?.throwIfAborted();
+  return { sessions: sessions as Session[], onConflict: options.onConflict ?? 'error' };
 }

@@ -5,7 +5,7 @@
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { connectSessionStore, exposeSessionService, StoreEngine } from '../../src/index.js';
-import { MAX_BATCH_EVENTS } from '../../src/schema.js';
+import { MAX_BATCH_EVENTS } from '../../src/protocol.js';
 
 describe('un-awaited appends through a client', () => {
   it('stores more than one batch worth of appends to one session, in call order', async () => {

@@ -103,23 +103,32 @@ describe('the worker host validates artifact requests again', () => {
   });
   afterEach(() => engine.close());
 
-  const write = { ...key, filename: 'f', mimeType: 'text/plain', body: { kind: 'text' as const, text: 'x' } };
+  const write = { ...key, filename: 'f', artifact: { text: 'x' } };
+  /** An artifact version as an archive carries it. */
+  const imported = {
+    ...key,
+    filename: 'f',
+    mimeType: 'text/plain',
+    body: { kind: 'text', text: 'x' },
+    version: 0,
+    createTime: 1,
+  };
   const raw: [string, (host: HostApi) => Promise<unknown>][] = [
-    ['bytes that are not a Blob', (h) => h.saveArtifact({ ...write, body: { kind: 'bytes', data: 'AAAA' } } as never)],
-    ['base64 smuggled as text of a bytes body', (h) => h.saveArtifact({ ...write, body: { kind: 'bytes' } } as never)],
-    ['an unknown body kind', (h) => h.saveArtifact({ ...write, body: { kind: 'html', html: '<b>' } } as never)],
+    ['bytes that are not a Blob', (h) => h.saveArtifactBlob({ ...key, filename: 'f', blob: 'AAAA' } as never)],
+    ['inline data that is not base64', (h) => h.saveArtifact({ ...write, artifact: { inlineData: { data: '<b>' } } })],
+    ['a part of two kinds', (h) => h.saveArtifact({ ...write, artifact: { text: 'x', fileData: { fileUri: 'u' } } })],
+    [
+      'a body instead of a part',
+      (h) => h.saveArtifact({ ...key, filename: 'f', body: { kind: 'text', text: 'x' } } as never),
+    ],
     ['a ".." name', (h) => h.saveArtifact({ ...write, filename: '../x' })],
-    ['no MIME type', (h) => h.saveArtifact({ ...write, mimeType: undefined } as never)],
     ['metadata of a class instance', (h) => h.saveArtifact({ ...write, customMetadata: new Date() as never })],
     ['a fractional version', (h) => h.loadArtifact({ ...key, filename: 'f', version: 0.5 })],
     ['a missing session id', (h) => h.listArtifactKeys({ appName: 'app', userId: 'ada' } as never)],
     ['a "\\0" name on delete', (h) => h.deleteArtifact({ ...key, filename: 'a\u0000' })],
     [
       'an imported artifact of no session in the import',
-      (h) =>
-        h.importWithArtifacts({ sessions: [], onConflict: 'error' }, [
-          { ...write, version: 0, createTime: 1 },
-        ] as never),
+      (h) => h.importWithArtifacts({ sessions: [], onConflict: 'error' }, [imported] as never),
     ],
     [
       'an imported artifact with a ".." name',
@@ -129,7 +138,7 @@ describe('the worker host validates artifact requests again', () => {
             sessions: [{ id: 's1', appName: 'app', userId: 'ada', state: {}, events: [], lastUpdateTime: 1 }],
             onConflict: 'error',
           },
-          [{ ...write, filename: 'a/..', version: 0, createTime: 1 }] as never,
+          [{ ...imported, filename: 'a/..' }],
         ),
     ],
   ];
@@ -141,7 +150,7 @@ describe('the worker host validates artifact requests again', () => {
   });
 
   it('stores what a valid raw request asks for', async () => {
-    expect(await host.saveArtifact(write as never)).toEqual({ ok: true, value: 0 });
+    expect(await host.saveArtifact(write)).toEqual({ ok: true, value: 0 });
     expect(await host.listArtifactKeys(key)).toEqual({ ok: true, value: ['f'] });
   });
 });

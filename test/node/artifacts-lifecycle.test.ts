@@ -44,9 +44,9 @@ describe('the Blob path through a worker', () => {
     expect(encode).not.toHaveBeenCalled();
     expect(decode).not.toHaveBeenCalled();
     const saveCall = sent.mock.calls
-      .map(([message]) => message as { path?: string[]; argumentList?: { value: { body?: { data?: unknown } } }[] })
-      .find((m) => m.path?.[0] === 'saveArtifact');
-    expect(saveCall?.argumentList?.[0]?.value.body?.data).toBe(file);
+      .map(([message]) => message as { path?: string[]; argumentList?: { value: { blob?: unknown } }[] })
+      .find((m) => m.path?.[0] === 'saveArtifactBlob');
+    expect(saveCall?.argumentList?.[0]?.value.blob).toBe(file);
     expect(loaded?.blob).toBeInstanceOf(Blob);
     expect(await bytesOf(loaded?.blob)).toEqual([...bytes]);
     expect(loaded).toMatchObject({ mimeType: 'image/jpeg', displayName: 'photo.jpg', size: bytes.length });

@@ -120,8 +120,8 @@ describe('the page bundle (vite build)', () => {
     const page = [...loaded].reduce((sum, f) => sum + gz(f), 0);
     const worker = gz(chunks.find((f) => f.startsWith('store-')) as string);
     console.info(`page ${page} B gzip (${[...loaded].join(', ')}), worker ${worker} B gzip`);
-    expect(page).toBeLessThan(23_000);
-    expect(worker).toBeLessThan(27_000);
+    expect(page).toBeLessThan(12_000);
+    expect(worker).toBeLessThan(30_000);
   });
 });
 

@@ -1,0 +1,93 @@
+/**
+ * The artifact requests behind the store's boundary check: each one validated
+ * (the page is another realm, or an app's code in this one), ADK's `Part`
+ * turned into a body, then handed to the artifact engine. A worker host serves
+ * it and an in-thread store calls it; Blobs arrive by reference.
+ */
+
+import { InvalidInputError } from '../errors.js';
+import { checkImport } from '../host/checked.js';
+import { validate } from '../schema.js';
+import { base64ToBytes } from './base64.js';
+import type { ArtifactEngine } from './engine.js';
+import { checkArtifactImports } from './imports.js';
+import type { ArtifactBackend } from './protocol.js';
+import {
+  type ArtifactBody,
+  artifactFileSchema,
+  artifactKeySchema,
+  artifactUsageRequestSchema,
+  artifactVersionRequestSchema,
+  artifactWriteSchema,
+  saveArtifactBlobRequestSchema,
+  saveArtifactRequestSchema,
+} from './schema.js';
+
+const OCTET_STREAM = 'application/octet-stream';
+const TEXT = 'text/plain';
+
+/** The artifact methods over the engine `engine()` gives (it may throw, as a host's does before hello). */
+export function checkedArtifacts(engine: () => ArtifactEngine): ArtifactBackend {
+  return {
+    saveArtifact: async (request) => {
+      const { artifact, customMetadata, ...key } = validate('saveArtifact', saveArtifactRequestSchema, request);
+      let body: ArtifactBody;
+      let mimeType: string;
+      if (artifact.inlineData) {
+        const { data, displayName } = artifact.inlineData;
+        mimeType = artifact.inlineData.mimeType ?? OCTET_STREAM;
+        let bytes: Uint8Array<ArrayBuffer>;
+        try {
+          bytes = base64ToBytes(data);
+        } catch {
+          throw new InvalidInputError('saveArtifact: artifact.inlineData.data: must be base64');
+        }
+        body = { kind: 'bytes', data: new Blob([bytes], { type: mimeType }), ...(displayName ? { displayName } : {}) };
+      } else if (artifact.fileData) {
+        const { fileUri, displayName } = artifact.fileData;
+        mimeType = artifact.fileData.mimeType ?? OCTET_STREAM;
+        body = { kind: 'file', fileUri, ...(displayName ? { displayName } : {}) };
+      } else {
+        mimeType = TEXT;
+        body = { kind: 'text', text: artifact.text ?? '' };
+      }
+      return engine().saveArtifact({
+        ...key,
+        body,
+        mimeType,
+        ...(customMetadata !== undefined ? { customMetadata } : {}),
+      });
+    },
+    saveArtifactBlob: async (request, displayName) => {
+      const { blob, mimeType, customMetadata, ...key } = validate(
+        'saveArtifactBlob',
+        saveArtifactBlobRequestSchema,
+        request,
+      );
+      const name = displayName ?? (blob as Partial<File>).name;
+      const write = {
+        ...key,
+        body: { kind: 'bytes', data: blob, ...(name ? { displayName: name } : {}) },
+        mimeType: mimeType ?? (blob.type || OCTET_STREAM),
+        ...(customMetadata !== undefined ? { customMetadata } : {}),
+      };
+      // The name arrives beside the request, from a page that is trusted no more than its request.
+      return engine().saveArtifact(validate('saveArtifactBlob', artifactWriteSchema, write));
+    },
+    loadArtifact: async (request) =>
+      engine().loadArtifact(validate('loadArtifact', artifactVersionRequestSchema, request)),
+    listArtifactKeys: async (request) =>
+      engine().listArtifactKeys(validate('listArtifactKeys', artifactKeySchema, request)),
+    deleteArtifact: async (request) => engine().deleteArtifact(validate('deleteArtifact', artifactFileSchema, request)),
+    listArtifactVersions: async (request) =>
+      engine().listArtifactVersions(validate('listArtifactVersions', artifactFileSchema, request)),
+    getArtifactVersion: async (request) =>
+      engine().getArtifactVersion(validate('getArtifactVersion', artifactVersionRequestSchema, request)),
+    artifactUsage: async (request) =>
+      engine().artifactUsage(validate('artifactUsage', artifactUsageRequestSchema, request)),
+    importWithArtifacts: async (request, artifacts, onProgress) => {
+      const batch = await checkImport('importArchive', request);
+      return engine().importWithArtifacts(batch, checkArtifactImports(batch.sessions, artifacts), onProgress);
+    },
+  };
+}
