@@ -149,6 +149,12 @@ export type HostApi = {
   [K in keyof Served]: (...args: Parameters<Served[K]>) => Promise<Result<Awaited<ReturnType<Served[K]>>>>;
 } & {
   hello(request: HelloRequest): Promise<Result<HelloResponse>>;
+  /**
+   * Several sessions' append batches in one message, each answered on its own:
+   * what a page sends when many sessions append in the same turn, so that they
+   * reach one group commit together and their answers come back together.
+   */
+  appendMany(batches: AppendBatch[]): Promise<Result<Result<AppendOutcome>[]>>;
   /** Ends this connection; with `closeStore`, also closes the store once its queued writes commit. */
   goodbye(closeStore: boolean): Promise<Result<void>>;
   /**

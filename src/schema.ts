@@ -215,6 +215,14 @@ export const appendBatchSchema = z.object({
   durability: opt(durabilitySchema),
 });
 
+/** Most sessions' batches one `appendMany` message may carry. */
+export const MAX_BATCHES = 10_000;
+
+/** An `appendMany` message as the host receives it: each batch is validated (and fails) alone. */
+export const appendManySchema = z
+  .array(z.unknown())
+  .check(z.maxLength(MAX_BATCHES, `must hold at most ${MAX_BATCHES} batches`));
+
 export const helloRequestSchema = z.object({ dbName: opt(id) });
 
 export const userStateRequestSchema = z.object({ appName: id, userId: id });

@@ -8,7 +8,7 @@
 import { type Endpoint, proxy, type Remote, releaseProxy, wrap } from 'comlink';
 import type { ArtifactBackend } from '../artifacts/protocol.js';
 import { fromWireError, InvalidInputError, SessionStoreError, StoreClosedError, TimeoutError } from '../errors.js';
-import type { Backend, HelloResponse, HostApi, ImportBatch, Result } from '../protocol.js';
+import type { AppendBatch, AppendOutcome, Backend, HelloResponse, HostApi, ImportBatch, Result } from '../protocol.js';
 import { describeStartFailure } from './start-failure.js';
 
 export interface RemoteOptions {
@@ -24,6 +24,12 @@ export interface RemoteOptions {
 
 type Watchable = Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
 
+interface Outgoing {
+  batch: AppendBatch;
+  resolve: (outcome: AppendOutcome) => void;
+  reject: (error: unknown) => void;
+}
+
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the forwarded methods are made below, from their list
 export class RemoteBackend implements Backend, ArtifactBackend {
   readonly hello: Promise<HelloResponse>;
@@ -32,6 +38,7 @@ export class RemoteBackend implements Backend, ArtifactBackend {
   private deadError: StoreClosedError | undefined;
   private readonly stopWatching = new AbortController();
   private readonly closeListeners = new Set<(error: StoreClosedError) => void>();
+  private outbox: Outgoing[] | undefined;
 
   constructor(
     endpoint: Endpoint,
@@ -148,6 +155,44 @@ export class RemoteBackend implements Backend, ArtifactBackend {
     });
   }
 
+  /**
+   * Appends issued together (several sessions answering in the same turn, as
+   * agents awaiting their appends do) go as one message, so the worker commits
+   * them in one group and answers them together. Gathered until the microtasks
+   * queued so far have run: no timer, so a hidden tab is not slowed down.
+   */
+  appendEvents(batch: AppendBatch): Promise<AppendOutcome> {
+    return new Promise((resolve, reject) => {
+      if (!this.outbox) {
+        this.outbox = [];
+        queueMicrotask(() => this.sendAppends());
+      }
+      this.outbox.push({ batch, resolve, reject });
+    });
+  }
+
+  private sendAppends(): void {
+    const out = this.outbox ?? [];
+    this.outbox = undefined;
+    const [only] = out;
+    if (out.length === 1 && only) {
+      this.call('appendEvent', (r) => r.appendEvents(only.batch)).then(only.resolve, only.reject);
+      return;
+    }
+    this.call('appendEvent', (r) => r.appendMany(out.map((o) => o.batch))).then(
+      (results) => {
+        results.forEach((result, i) => {
+          const o = out[i] as Outgoing;
+          if (result.ok) o.resolve(result.value);
+          else o.reject(fromWireError(result.error));
+        });
+      },
+      (error: unknown) => {
+        for (const o of out) o.reject(error);
+      },
+    );
+  }
+
   importSessions(batch: ImportBatch, onProgress?: (processed: number) => void) {
     return this.call('importSessions', (r) => r.importSessions(batch, onProgress && proxy(onProgress)));
   }
@@ -187,7 +232,6 @@ const FORWARDED = [
   'getSession',
   'listSessions',
   'deleteSession',
-  'appendEvents',
   'listSessionKeys',
   'getUserState',
   'getAppState',

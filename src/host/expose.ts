@@ -8,8 +8,8 @@ import { checkedArtifacts } from '../artifacts/checked.js';
 import { artifactEngineFor } from '../artifacts/engine.js';
 import { InvalidInputError, normalizeStorageError, toWireError, type WireError } from '../errors.js';
 import { newId } from '../ids.js';
-import type { HelloRequest, HostApi, Result } from '../protocol.js';
-import { helloRequestSchema, validate } from '../schema.js';
+import type { AppendBatch, HelloRequest, HostApi, Result } from '../protocol.js';
+import { appendManySchema, helloRequestSchema, validate } from '../schema.js';
 import { DEFAULT_DB_NAME, StoreEngine } from '../store/engine.js';
 import type { IndexedDbSessionService } from '../store/indexeddb-session-service.js';
 import { checkedBackend } from './checked.js';
@@ -101,6 +101,12 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     listApps: () => settle(() => checked.listApps()),
     listUsers: (request) => settle(() => checked.listUsers(request)),
     appendEvents: (request) => settle(() => checked.appendEvents(request)),
+    appendMany: (request) =>
+      settle(() => {
+        const batches = validate('appendEvent', appendManySchema, request);
+        // Every batch reaches the group queue in this task; each is answered alone.
+        return Promise.all(batches.map((batch) => settle(() => checked.appendEvents(batch as AppendBatch))));
+      }),
     listSessionKeys: (request) => settle(() => checked.listSessionKeys(request)),
     importSessions: (request, progress) =>
       settle(() => withProgress(progress, (report) => checked.importSessions(request, report))),

@@ -173,6 +173,57 @@ describe('group commit', () => {
     expect(stored?.ref.revision).toBe(2);
   });
 
+  it('sends the appends of many sessions issued in one turn as one message, and answers each alone', async () => {
+    const indexedDB = new IDBFactory();
+    const { port1, port2 } = new MessageChannel();
+    exposeSessionService(new StoreEngine({ indexedDB, dbName: 'many' }), port1);
+    const post = vi.spyOn(port2, 'postMessage');
+    const client = connectSessionStore(port2, { dbName: 'many' });
+    open.push(client);
+    const sessions = await Promise.all(
+      ['a', 'b', 'c'].map((id) => client.createSession({ appName: APP, userId: USER, sessionId: id })),
+    );
+    const stale = await client.getSession({ appName: APP, userId: USER, sessionId: 'c' });
+    await client.appendEvent({ session: stale as Session, event: makeEvent({ id: 'moved-on' }) });
+    post.mockClear();
+    // As agents do: every session awaits its own append, all of them at once.
+    const settled = await Promise.allSettled(
+      sessions.map(async (session) => {
+        for (let i = 0; i < 3; i++)
+          await client.appendEvent({ session, event: makeEvent({ id: `${session.id}-${i}` }) });
+      }),
+    );
+    const calls = post.mock.calls.map(([m]) => (m as { path?: string[] }).path?.[0]);
+    // Three rounds for a and b (c fails at once): each round is one message, never one per session.
+    expect(calls.filter((p) => p === 'appendMany')).toHaveLength(3);
+    expect(calls.filter((p) => p === 'appendEvents')).toHaveLength(0);
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    expect((settled[2] as PromiseRejectedResult).reason).toBeInstanceOf(StaleSessionError);
+    for (const id of ['a', 'b']) {
+      const stored = await client.getSession({ appName: APP, userId: USER, sessionId: id });
+      expect(stored?.events.map((e) => e.id)).toEqual([`${id}-0`, `${id}-1`, `${id}-2`]);
+    }
+  });
+
+  it('validates a raw appendMany: each batch fails alone, anything but a list fails whole', async () => {
+    const engine = new StoreEngine({ indexedDB: new IDBFactory(), dbName: 'host-many' });
+    open.push(engine);
+    const host = createHost(() => engine);
+    await host.hello({});
+    const created = await host.createSession({ appName: APP, userId: USER, sessionId: 's' });
+    if (!created.ok) throw new Error('create failed');
+    const good = { appName: APP, userId: USER, sessionId: 's', ref: created.value.ref, lastUpdateTime: 0 };
+    const result = await host.appendMany([
+      { ...good, events: [makeEvent({ id: 'kept' })] },
+      { ...good, sessionId: '', events: [makeEvent({ id: 'refused' })] },
+    ]);
+    if (!result.ok) throw new Error('appendMany failed');
+    expect(result.value.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual(['ok', 'INVALID_INPUT']);
+    expect(await host.appendMany('nope' as never)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    const stored = await engine.getSession({ appName: APP, userId: USER, sessionId: 's' });
+    expect(stored?.session.events.map((e) => e.id)).toEqual(['kept']);
+  });
+
   it("uses the store's durability unless an append asks for another", async () => {
     const service = new IndexedDbSessionService({ indexedDB: new IDBFactory(), dbName: 'durability' });
     open.push(service);
