@@ -8,6 +8,11 @@ import type { ContenderId } from './contender.js';
 export interface Sizes {
   /** Repetitions measured after the warm-up. */
   repetitions: number;
+  /**
+   * Repetitions of the slow pairs (`SLOW`), the first ones (after the same
+   * warm-up): they take most of a run's time while their ratios are far from any limit.
+   */
+  slowRepetitions: number;
   warmup: boolean;
   concurrentSessions: number;
   concurrentEvents: number;
@@ -33,6 +38,7 @@ export interface Sizes {
 
 export const FULL: Sizes = {
   repetitions: 5,
+  slowRepetitions: 2,
   warmup: true,
   concurrentSessions: 100,
   concurrentEvents: 100,
@@ -57,6 +63,7 @@ export const FULL: Sizes = {
 /** A smoke run: every path once, tiny sizes, no warm-up. Its figures mean nothing. */
 export const QUICK: Sizes = {
   repetitions: 1,
+  slowRepetitions: 1,
   warmup: false,
   concurrentSessions: 4,
   concurrentEvents: 5,
@@ -106,6 +113,28 @@ export const CONTENDER_LABELS: Record<ContenderId, string> = {
   'store-in-thread': '4 store in-thread',
   'store-worker': '5 store via worker',
 };
+
+/**
+ * Workloads a contender runs tens of seconds per repetition (Dexie and a
+ * transaction per event writing 10,000 events or sessions): measured in
+ * `slowRepetitions` only. Each is paired with the same repetitions of the store.
+ */
+export const SLOW: Partial<Record<ContenderId, readonly WorkloadId[]>> = {
+  dexie: ['concurrentAppend', 'concurrentAwaited', 'concurrentCreate'],
+  'raw-tx-per-event': ['concurrentAppend', 'concurrentAwaited', 'concurrentCreate'],
+};
+
+/** Whether `contender` runs `workload` in repetition `rep` (counted from 0, warm-ups first). */
+export function runsIn(
+  workload: WorkloadId,
+  contender: ContenderId,
+  rep: number,
+  warmups: number,
+  sizes: Sizes,
+): boolean {
+  if (!SLOW[contender]?.includes(workload)) return true;
+  return rep < warmups + sizes.slowRepetitions;
+}
 
 /** Contender 2 differs from 1 only in how it writes: reads would run the same code twice. */
 const READERS: readonly ContenderId[] = ['raw-one-tx', 'dexie', 'store-in-thread', 'store-worker'];

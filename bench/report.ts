@@ -35,13 +35,15 @@ export const dexieRatioName = (figure: string): string => `${figure}VsDexie`;
 /**
  * The ratio of two figures, taken per repetition and summarized: contenders
  * run interleaved within a repetition, so a burst of load from elsewhere
- * inflates both sides of one quotient instead of one side of a median. Falls
- * back to the quotient of medians when the repetitions do not pair up.
+ * inflates both sides of one quotient instead of one side of a median. A slow
+ * reference measured in the first repetitions only (`SLOW`) is paired with
+ * those. Falls back to the quotient of medians when the repetitions do not pair up.
  */
 function quotient(a: Summary | undefined, b: Summary | undefined): Summary | undefined {
   if (a === undefined || b === undefined) return undefined;
-  if (a.values.length === b.values.length && a.values.length > 0 && b.values.every((v) => v > 0)) {
-    return summarize(a.values.map((v, i) => v / (b.values[i] as number)));
+  const n = Math.min(a.values.length, b.values.length);
+  if (n > 0 && b.values.slice(0, n).every((v) => v > 0)) {
+    return summarize(a.values.slice(0, n).map((v, i) => v / (b.values[i] as number)));
   }
   return b.median === 0 ? undefined : summarize([a.median / b.median]);
 }

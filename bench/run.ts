@@ -19,7 +19,7 @@ import { runArtifactBench } from './artifacts/run.js';
 import { renderChart } from './chart.js';
 import type { ContenderId } from './contender.js';
 import { parseArgs, selection } from './options.js';
-import { CONTENDER_LABELS, CONTENDERS, FIGURES, FULL, QUICK, type Sizes, WORKLOADS } from './plan.js';
+import { CONTENDER_LABELS, CONTENDERS, FIGURES, FULL, QUICK, runsIn, type Sizes, WORKLOADS } from './plan.js';
 import {
   computeRatioSummaries,
   computeRatios,
@@ -134,6 +134,7 @@ async function main(): Promise<void> {
       for (const workload of WORKLOADS) {
         if (workload.id === 'coldStart' || !chosen(workload.id)) continue;
         for (const contender of rotate(taking(workload.contenders), rep)) {
+          if (!runsIn(workload.id, contender, rep, warmups, sizes)) continue;
           const metrics = await within(
             limitMs,
             `${workload.id} on ${contender}`,
@@ -201,7 +202,7 @@ async function main(): Promise<void> {
     loadAverageAfter: os.loadavg(),
   };
   const text = [
-    `idb-adk-sessions benchmark (${options.quick ? 'QUICK smoke run: sizes are tiny, figures mean nothing' : 'full'}), ${sizes.repetitions} repetition(s)${sizes.warmup ? ' after a warm-up' : ''}`,
+    `idb-adk-sessions benchmark (${options.quick ? 'QUICK smoke run: sizes are tiny, figures mean nothing' : 'full'}), ${sizes.repetitions} repetition(s)${sizes.warmup ? ' after a warm-up' : ''} (Dexie's and tx/event's 10,000-write workloads: the first ${Math.min(sizes.slowRepetitions, sizes.repetitions)})`,
     `${machine.cpus} CPUs, load ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${machine.loadAverageAfter.map((l) => l.toFixed(2)).join(' ')} after; Chromium ${String((browser as { version?: string })?.version)}, on-disk profile`,
     '',
     formatTable(figures, sizes),

@@ -5,9 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decadeLabel, renderChart } from '../../bench/chart.js';
+import type { ContenderId } from '../../bench/contender.js';
 import { makeEvent, makeEvents, stateAfter } from '../../bench/events.js';
 import { parseArgs, selection } from '../../bench/options.js';
-import { FIGURES, FULL } from '../../bench/plan.js';
+import { FIGURES, FULL, runsIn, type WorkloadId } from '../../bench/plan.js';
 import {
   computeRatioSummaries,
   computeRatios,
@@ -110,11 +111,31 @@ describe('ratios', () => {
     expect(computeRatios(skewed).concurrentAwaitedVsLimit).toBeCloseTo(2.5, 10);
   });
 
-  it('falls back to the quotient of medians when repetitions do not pair up', () => {
+  it('pairs a slow reference measured in the first repetitions only with the same repetitions of the store', () => {
+    const slow = summarizeFigures({
+      concurrentAppend: {
+        'raw-tx-per-event': { ms: [1000, 1200] },
+        'store-worker': { ms: [100, 300, 120, 110, 105] },
+      },
+    });
+    // 100 / 1000 and 300 / 1200: the store's later repetitions have no partner.
+    expect(computeRatios(slow).concurrentAppendVsNaive).toBeCloseTo((0.1 + 0.25) / 2, 10);
+  });
+
+  it('falls back to the quotient of medians when a reference repetition measured nothing', () => {
     const unpaired = summarizeFigures({
-      fullRead: { 'raw-one-tx': { ms: [10, 20, 30] }, 'store-worker': { ms: [30] } },
+      fullRead: { 'raw-one-tx': { ms: [0, 20, 30] }, 'store-worker': { ms: [30, 30, 30] } },
     });
     expect(computeRatios(unpaired).fullReadVsGetAll).toBe(1.5);
+  });
+
+  it('runs the slow pairs in the warm-up and the first slowRepetitions only, everything else in every repetition', () => {
+    const runs = (workload: WorkloadId, contender: ContenderId) =>
+      [0, 1, 2, 3, 4, 5].filter((rep) => runsIn(workload, contender, rep, 1, FULL));
+    expect(runs('concurrentAwaited', 'dexie')).toEqual([0, 1, 2]);
+    expect(runs('concurrentCreate', 'raw-tx-per-event')).toEqual([0, 1, 2]);
+    expect(runs('concurrentAwaited', 'store-worker')).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(runs('sequentialAppend', 'dexie')).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
   it('names a ratio against Dexie after its figure', () => {
