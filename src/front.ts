@@ -1,7 +1,8 @@
 /**
  * The ADK-shaped front over a backend (an engine in this thread, or one in a
- * worker behind a Comlink proxy). It validates every request before anything
- * is sent, remembers which stored revision each session object it handed out
+ * worker behind a Comlink proxy). It shapes requests (the JSON form of events
+ * and initial state; the store behind it validates them), remembers which
+ * stored revision each session object it handed out
  * is at, queues appends per session so that one page's concurrent appends to a
  * session all succeed in call order, and applies each stored event to the
  * caller's `session` object in place, as ADK's Runner requires.
