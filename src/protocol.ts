@@ -103,6 +103,21 @@ export function scopesOf(change: StoreChange): { app: boolean; user: boolean } {
   return change.scopes ?? { app: true, user: true };
 }
 
+/** The backend's calls, by name: what a forwarding backend (lazy, or over a worker) forwards. */
+export const SESSION_METHODS = [
+  'createSession',
+  'getSession',
+  'listSessions',
+  'deleteSession',
+  'appendEvents',
+  'listSessionKeys',
+  'importSessions',
+  'getUserState',
+  'getAppState',
+  'listApps',
+  'listUsers',
+] as const satisfies readonly Exclude<keyof Backend, 'close'>[];
+
 /** What the front needs from an engine. Implemented by `StoreEngine`, and by a Comlink proxy of one. */
 export interface Backend {
   createSession(request: CreateSessionRequest): Promise<LoadedSession>;

@@ -45,6 +45,19 @@ export interface ArchiveImportOutcome extends ImportOutcome {
   artifacts: number;
 }
 
+/** The artifact calls, by name: what a forwarding backend (lazy, or over a worker) forwards. */
+export const ARTIFACT_METHODS = [
+  'saveArtifact',
+  'saveArtifactBlob',
+  'loadArtifact',
+  'listArtifactKeys',
+  'deleteArtifact',
+  'listArtifactVersions',
+  'getArtifactVersion',
+  'artifactUsage',
+  'importWithArtifacts',
+] as const satisfies readonly (keyof ArtifactBackend)[];
+
 /**
  * What the page-side front asks of the store, requests as the caller gave them:
  * the boundary check (`checkedArtifacts`) validates and converts them.

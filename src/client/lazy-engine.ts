@@ -5,38 +5,10 @@
  * Requests pass the same boundary check a worker applies.
  */
 
-import type { ArtifactBackend } from '../artifacts/protocol.js';
+import { ARTIFACT_METHODS, type ArtifactBackend } from '../artifacts/protocol.js';
 import { StorageError, StoreClosedError } from '../errors.js';
-import type { Backend } from '../protocol.js';
+import { type Backend, SESSION_METHODS } from '../protocol.js';
 import type { EngineOptions, StoreEngine } from '../store/engine.js';
-
-type SessionMethod = Exclude<keyof Backend, 'close'>;
-
-const SESSION_METHODS: SessionMethod[] = [
-  'createSession',
-  'getSession',
-  'listSessions',
-  'deleteSession',
-  'appendEvents',
-  'listSessionKeys',
-  'importSessions',
-  'getUserState',
-  'getAppState',
-  'listApps',
-  'listUsers',
-];
-
-const ARTIFACT_METHODS: (keyof ArtifactBackend)[] = [
-  'saveArtifact',
-  'saveArtifactBlob',
-  'loadArtifact',
-  'listArtifactKeys',
-  'deleteArtifact',
-  'listArtifactVersions',
-  'getArtifactVersion',
-  'artifactUsage',
-  'importWithArtifacts',
-];
 
 /** A failed download as a `StorageError`; a closed store's refusal as it is. */
 function loadFailure(what: string, error: unknown): Error {

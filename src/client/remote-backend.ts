@@ -6,9 +6,18 @@
  * cannot be read) and with `TimeoutError` past the optional per-call timeout.
  */
 import { type Endpoint, proxy, type Remote, releaseProxy, wrap } from 'comlink';
-import type { ArtifactBackend } from '../artifacts/protocol.js';
+import { ARTIFACT_METHODS, type ArtifactBackend } from '../artifacts/protocol.js';
 import { fromWireError, InvalidInputError, SessionStoreError, StoreClosedError, TimeoutError } from '../errors.js';
-import type { AppendBatch, AppendOutcome, Backend, HelloResponse, HostApi, ImportBatch, Result } from '../protocol.js';
+import {
+  type AppendBatch,
+  type AppendOutcome,
+  type Backend,
+  type HelloResponse,
+  type HostApi,
+  type ImportBatch,
+  type Result,
+  SESSION_METHODS,
+} from '../protocol.js';
 import { describeStartFailure } from './start-failure.js';
 
 export interface RemoteOptions {
@@ -226,28 +235,18 @@ function sendFailure(operation: string, error: unknown): SessionStoreError {
   return new InvalidInputError(`${operation}: request: cannot be sent to the store worker (${why})`);
 }
 
-/** The calls that pass their arguments through as they are. */
-const FORWARDED = [
-  'createSession',
-  'getSession',
-  'listSessions',
-  'deleteSession',
-  'listSessionKeys',
-  'getUserState',
-  'getAppState',
-  'listApps',
-  'listUsers',
-  'saveArtifact',
-  'saveArtifactBlob',
-  'loadArtifact',
-  'listArtifactKeys',
-  'deleteArtifact',
-  'listArtifactVersions',
-  'getArtifactVersion',
-  'artifactUsage',
-] as const;
+/** Calls with a path of their own: appends go together, imports report progress. */
+const OWN_PATH = ['appendEvents', 'importSessions', 'importWithArtifacts'] as const;
 
-type Forwarded = (typeof FORWARDED)[number];
+/** The calls that pass their arguments through as they are. */
+type Forwarded = Exclude<
+  (typeof SESSION_METHODS)[number] | (typeof ARTIFACT_METHODS)[number],
+  (typeof OWN_PATH)[number]
+>;
+const FORWARDED = [...SESSION_METHODS, ...ARTIFACT_METHODS].filter(
+  (m): m is Forwarded => !(OWN_PATH as readonly string[]).includes(m),
+);
+
 type Calls = Record<Forwarded, (...args: unknown[]) => Promise<Result<unknown>>>;
 
 export interface RemoteBackend extends Pick<Backend & ArtifactBackend, Forwarded> {}
