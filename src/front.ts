@@ -6,7 +6,7 @@
  * session all succeed in call order, and applies each stored event to the
  * caller's `session` object in place, as ADK's Runner requires.
  */
-import { fromWireError } from './errors.js';
+import { fromWireError, InvalidInputError } from './errors.js';
 import type { AppendBatch, Backend, ImportOutcome, LoadedSession, SessionRef } from './protocol.js';
 import {
   appendEventRequestSchema,
@@ -23,6 +23,8 @@ import {
   validateCreate,
   withJsonField,
 } from './schema.js';
+import type { SearchBackend } from './search/protocol.js';
+import { type SearchEventsRequest, type SearchEventsResponse, searchEventsRequestSchema } from './search/schema.js';
 import { applyDelta, hasTempKeys, withoutTemp } from './state.js';
 import { guardedProgress, prepareImport, type SessionImportOptions } from './transfer/prepare.js';
 import type {
@@ -74,6 +76,7 @@ export class SessionFront implements SessionService, SessionCatalog {
     protected readonly backend: Backend,
     /** Durability of appends that do not choose their own; `undefined` leaves it to the engine. */
     private readonly durability?: Durability,
+    private readonly search?: SearchBackend,
   ) {}
 
   private adopt({ session, ref }: LoadedSession): Session {
@@ -236,6 +239,17 @@ export class SessionFront implements SessionService, SessionCatalog {
   async importSessions(sessions: readonly Session[], options: SessionImportOptions = {}): Promise<ImportOutcome> {
     const batch = await prepareImport(sessions, options);
     return this.backend.importSessions(batch, guardedProgress(options.onProgress));
+  }
+
+  /**
+   * Ranked full-text search over one app and user's events (never another's):
+   * hits with their session, event, author, time and a snippet marking what
+   * matched. See the README's "Search across conversations".
+   */
+  async searchEvents(request: SearchEventsRequest): Promise<SearchEventsResponse> {
+    const valid = validate('searchEvents', searchEventsRequestSchema, request);
+    if (!this.search) throw new InvalidInputError('searchEvents: this store has no search');
+    return this.search.searchEvents(valid);
   }
 
   async getUserState(request: UserStateRequest): Promise<Record<string, unknown>> {

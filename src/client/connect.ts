@@ -33,7 +33,7 @@ export class SessionStoreClient extends SessionFront {
   private readonly feed: ChangeFeed;
 
   constructor(remote: RemoteBackend, durability: Durability | undefined) {
-    super(remote, durability);
+    super(remote, durability, remote);
     this.remote = remote;
     this.artifacts = new ArtifactFront(remote);
     this.feed = new ChangeFeed(remote.hello.then((h) => h.dbName));

@@ -8,11 +8,13 @@ import type { ArtifactEngine } from '../artifacts/engine.js';
 import type { ArtifactBackend } from '../artifacts/protocol.js';
 import { StorageError, StoreClosedError } from '../errors.js';
 import type { Backend, ImportBatch } from '../protocol.js';
+import type { SearchBackend } from '../search/protocol.js';
 import type { EngineOptions, StoreEngine } from '../store/engine.js';
 
-export class LazyEngine implements Backend, ArtifactBackend {
+export class LazyEngine implements Backend, ArtifactBackend, SearchBackend {
   private engine: Promise<StoreEngine> | undefined;
   private artifacts: Promise<ArtifactEngine> | undefined;
+  private search: Promise<SearchBackend> | undefined;
   private closed = false;
 
   constructor(private readonly options: EngineOptions) {}
@@ -46,6 +48,24 @@ export class LazyEngine implements Backend, ArtifactBackend {
       },
     );
     return this.artifacts;
+  }
+
+  /** The search engine, loaded (like the store's) on first use, and again after a failed download. */
+  private loadSearch(): Promise<SearchBackend> {
+    this.search ??= Promise.all([this.load(), import('../search/engine.js')]).then(
+      ([engine, { searchEngineFor }]) => searchEngineFor(engine),
+      (error: unknown) => {
+        this.search = undefined;
+        throw error instanceof StoreClosedError || error instanceof StorageError
+          ? error
+          : new StorageError(`the store's search engine could not be loaded: ${String(error)}`, { cause: error });
+      },
+    );
+    return this.search;
+  }
+
+  async searchEvents(...args: Parameters<SearchBackend['searchEvents']>) {
+    return (await this.loadSearch()).searchEvents(...args);
   }
 
   async saveArtifact(...args: Parameters<ArtifactBackend['saveArtifact']>) {

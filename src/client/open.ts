@@ -40,7 +40,7 @@ export interface OpenSessionStoreOptions {
 export interface SessionStore
   extends SessionService,
     SessionCatalog,
-    Pick<SessionFront, 'listSessionKeys' | 'importSessions'> {
+    Pick<SessionFront, 'listSessionKeys' | 'importSessions' | 'searchEvents'> {
   readonly mode: Exclude<StoreMode, 'auto'>;
   /** Artifacts (ADK's `BaseArtifactService`, and Blobs) on the same database. */
   readonly artifacts: ArtifactFront;
@@ -108,7 +108,7 @@ class InThreadStore extends SessionFront implements SessionStore {
       ...(dbName !== undefined ? { dbName } : {}),
       ...(durability !== undefined ? { durability } : {}),
     });
-    super(engine);
+    super(engine, undefined, engine);
     this.artifacts = new ArtifactFront(engine);
     this.feed = new ChangeFeed(dbName ?? DEFAULT_DB_NAME);
   }

@@ -9,6 +9,7 @@ import { type Endpoint, proxy, type Remote, releaseProxy, wrap } from 'comlink';
 import type { ArtifactBackend } from '../artifacts/protocol.js';
 import { fromWireError, InvalidInputError, SessionStoreError, StoreClosedError, TimeoutError } from '../errors.js';
 import type { AppendBatch, Backend, HelloResponse, HostApi, ImportBatch, Result } from '../protocol.js';
+import type { SearchBackend } from '../search/protocol.js';
 import type {
   AppStateRequest,
   CreateSessionRequest,
@@ -34,7 +35,7 @@ export interface RemoteOptions {
 
 type Watchable = Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
 
-export class RemoteBackend implements Backend, ArtifactBackend {
+export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend {
   readonly hello: Promise<HelloResponse>;
   private readonly remote: Remote<HostApi>;
   private readonly pending = new Set<(error: Error) => void>();
@@ -199,6 +200,9 @@ export class RemoteBackend implements Backend, ArtifactBackend {
   }
   getArtifactVersion(...args: Parameters<ArtifactBackend['getArtifactVersion']>) {
     return this.call((r) => r.getArtifactVersion(...args));
+  }
+  searchEvents(...args: Parameters<SearchBackend['searchEvents']>) {
+    return this.call((r) => r.searchEvents(...args));
   }
   artifactUsage(...args: Parameters<ArtifactBackend['artifactUsage']>) {
     return this.call((r) => r.artifactUsage(...args));

@@ -25,6 +25,7 @@ import {
   validateCreate,
   withJsonField,
 } from '../schema.js';
+import { searchMethods } from '../search/host.js';
 import { DEFAULT_DB_NAME, StoreEngine } from '../store/engine.js';
 import type { IndexedDbSessionService } from '../store/indexeddb-session-service.js';
 import { ImportChecker } from '../transfer/validate.js';
@@ -91,6 +92,7 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     return engine;
   };
   const artifacts = artifactMethods(current);
+  const search = searchMethods(current);
   const host: HostApi = {
     saveArtifact: (request) => settle(() => artifacts.saveArtifact(request)),
     loadArtifact: (request) => settle(() => artifacts.loadArtifact(request)),
@@ -101,6 +103,7 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     artifactUsage: (request) => settle(() => artifacts.artifactUsage(request)),
     importWithArtifacts: (request, carried, progress) =>
       settle(() => withProgress(progress, (report) => artifacts.importWithArtifacts(request, carried, report))),
+    searchEvents: (request) => settle(() => search.searchEvents(request)),
     hello: (request) =>
       settle(async () => {
         engine = engineFor(validate('hello', helloRequestSchema, request));

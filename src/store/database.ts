@@ -31,6 +31,10 @@ const upgrades: UpgradeStep[] = [
   (db) => {
     db.createObjectStore('artifacts', { keyPath: ['appName', 'userId', 'scope', 'filename', 'version'] });
   },
+  // Search (src/search): each app and user's full-text index, in shards.
+  (db) => {
+    db.createObjectStore('searchShards', { keyPath: ['appName', 'userId', 'shard'] });
+  },
 ];
 
 export const SCHEMA_VERSION = upgrades.length - 1;

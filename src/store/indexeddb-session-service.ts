@@ -3,9 +3,10 @@ import { ArtifactFront } from '../artifacts/front.js';
 import { ChangeFeed, type ChangeFilter, type ChangeListener } from '../changes.js';
 import type { StoreClosedError } from '../errors.js';
 import { SessionFront } from '../front.js';
+import { type SearchOptions, searchEngineFor } from '../search/engine.js';
 import { type EngineOptions, StoreEngine } from './engine.js';
 
-export type IndexedDbSessionServiceOptions = EngineOptions & ArtifactEngineOptions;
+export type IndexedDbSessionServiceOptions = EngineOptions & ArtifactEngineOptions & SearchOptions;
 
 /**
  * The session store running in this thread, over the given `IDBFactory`: real
@@ -28,7 +29,7 @@ export class IndexedDbSessionService extends SessionFront {
 
   constructor(options: IndexedDbSessionServiceOptions = {}) {
     const engine = new StoreEngine(options);
-    super(engine);
+    super(engine, undefined, searchEngineFor(engine, options.search === false ? { search: false } : {}));
     this.engine = engine;
     const bytes = options.artifactBytes;
     this.artifacts = new ArtifactFront(artifactEngineFor(engine, bytes ? { artifactBytes: bytes } : {}));
