@@ -28,12 +28,16 @@ const find = async (store: IndexedDbSessionService, query: string, more: object 
 /** Saves the index now (the store does it after 2 s of quiet). */
 const flush = (store: IndexedDbSessionService) => (searchEngineFor(store.engine) as SearchEngine).flush();
 
-async function savedShards(indexedDB: IDBFactory, dbName: string): Promise<SearchShardRecord[]> {
-  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+function rawDatabase(indexedDB: IDBFactory, dbName: string): Promise<IDBDatabase> {
+  return new Promise<IDBDatabase>((resolve, reject) => {
     const request = indexedDB.open(dbName);
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
   });
+}
+
+async function savedShards(indexedDB: IDBFactory, dbName: string): Promise<SearchShardRecord[]> {
+  const db = await rawDatabase(indexedDB, dbName);
   const all = await new Promise<SearchShardRecord[]>((resolve, reject) => {
     const request = db.transaction('searchShards').objectStore('searchShards').getAll();
     request.onsuccess = () => resolve(request.result);
@@ -104,9 +108,38 @@ describe('the index follows the store', () => {
       await say(store, s, [['e', `secret of ${appName}/${userId}`]]);
     }
     for (const [appName, userId] of pairs) {
-      const { hits } = await store.searchEvents({ appName: appName as string, userId: userId as string, query: 'secret' });
+      const { hits } = await store.searchEvents({
+        appName: appName as string,
+        userId: userId as string,
+        query: 'secret',
+      });
       expect(hits.map((h) => h.snippet.text)).toEqual([`secret of ${appName}/${userId}`]);
     }
+  });
+});
+
+describe('never a wrong hit', () => {
+  it('checks each hit against the stored event, even one changed behind the index’s back', async () => {
+    const db = freshDatabase();
+    const store = track(db.open());
+    const s = await store.createSession({ ...ids, sessionId: 's' });
+    await say(store, s, [['a', 'the harbour at dawn']]);
+    expect(await find(store, 'harbour')).toEqual(['s/a']);
+    // A write no notice told of (a release without them, a crash between commit and broadcast).
+    const raw = await rawDatabase(db.indexedDB, db.dbName);
+    await new Promise((resolve) => {
+      const tx = raw.transaction('events', 'readwrite');
+      const events = tx.objectStore('events');
+      events.openCursor().onsuccess = function () {
+        const cursor = this.result;
+        if (!cursor) return;
+        cursor.update({ ...cursor.value, event: textEvent('a', 'the station at noon') });
+        cursor.continue();
+      };
+      tx.oncomplete = resolve;
+    });
+    raw.close();
+    expect(await find(store, 'harbour')).toEqual([]);
   });
 });
 
@@ -157,10 +190,7 @@ describe('catching up', () => {
     await say(first, s, [['a', 'kept words']]);
     await first.close();
     // A shard as an older release would have left it: another format, a stale claim of what it holds.
-    const raw = await new Promise<IDBDatabase>((resolve) => {
-      const request = db.indexedDB.open(db.dbName);
-      request.onsuccess = () => resolve(request.result);
-    });
+    const raw = await rawDatabase(db.indexedDB, db.dbName);
     await new Promise((resolve) => {
       const tx = raw.transaction('searchShards', 'readwrite');
       tx.objectStore('searchShards').put({

@@ -25,6 +25,7 @@ const corpus: [string, string][] = [
   ['ja-hotel', '東京でホテルを予約したいです。'],
   ['ja-weather', '明日の天気はどうですか'],
   ['ja-width', 'ﾃｽﾄの結果を送ります'],
+  ['ja-cities', '東京と京都に行きます'],
   ['ko-seoul', '서울에서 맛있는 식당을 추천해 주세요'],
   ['mixed', 'Deploy the API to 東京 region before Friday'],
   ['unrelated', 'Remind me to water the tomato plants.'],
@@ -73,6 +74,9 @@ describe('searchEvents relevance', () => {
     // 预订 and 酒店 are both in zh-hotel, but not as 预订酒店.
     expect(await find('预订酒店')).toEqual([]);
     expect(await find('预订 酒店')).toEqual(['zh-hotel']);
+    // Every bigram of 東京都 (東京, 京都) is in ja-cities, but the word is not.
+    expect(await find('東京都')).toEqual([]);
+    expect(await find('京都')).toEqual(['ja-cities']);
   });
 
   it('finds Japanese in kanji, kana and half-width katakana', async () => {
@@ -84,7 +88,7 @@ describe('searchEvents relevance', () => {
   });
 
   it('finds a single CJK character wherever it stands', async () => {
-    expect((await find('京')).sort()).toEqual(['ja-hotel', 'mixed', 'zh-hotel']);
+    expect((await find('京')).sort()).toEqual(['ja-cities', 'ja-hotel', 'mixed', 'zh-hotel']);
     expect(await find('約')).toEqual(['ja-hotel']);
   });
 
@@ -96,7 +100,7 @@ describe('searchEvents relevance', () => {
 
   it('finds mixed Latin and CJK queries in mixed text', async () => {
     expect(await find('deploy 東京')).toEqual(['mixed']);
-    expect(await find('東京').then((h) => h.sort())).toEqual(['ja-hotel', 'mixed']);
+    expect(await find('東京').then((h) => h.sort())).toEqual(['ja-cities', 'ja-hotel', 'mixed']);
   });
 
   it('finds nothing for punctuation only, and never an event without the word', async () => {
