@@ -54,6 +54,14 @@ export {
   watchSessions,
   watchUserState,
 } from './live/index.js';
+export {
+  type AddEventsToMemoryRequest,
+  type DeleteMemoryRequest,
+  MemoryFront,
+  type MemoryHit,
+  type MemoryUserKey,
+  type SearchMemoryRequest,
+} from './memory/index.js';
 export type { StoreChange } from './protocol.js';
 export { MAX_ID_LENGTH, MAX_RECORD_SIZE } from './schema.js';
 export {

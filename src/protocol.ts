@@ -6,6 +6,7 @@
  */
 import type { ArtifactBackend } from './artifacts/protocol.js';
 import type { WireError } from './errors.js';
+import type { MemoryBackend } from './memory/protocol.js';
 import type { SearchBackend } from './search/protocol.js';
 import type {
   AppStateRequest,
@@ -139,7 +140,7 @@ export interface HelloResponse {
 }
 
 /** What a host serves: the session backend's methods and the artifact service's. */
-export type Served = Omit<Backend, 'close'> & ArtifactBackend & SearchBackend;
+export type Served = Omit<Backend, 'close'> & ArtifactBackend & SearchBackend & MemoryBackend;
 
 /** The host side of one connection: the served methods, each answering with a `Result`. */
 export type HostApi = {

@@ -7,14 +7,16 @@
 import type { ArtifactEngine } from '../artifacts/engine.js';
 import type { ArtifactBackend } from '../artifacts/protocol.js';
 import { StorageError, StoreClosedError } from '../errors.js';
+import type { MemoryBackend } from '../memory/protocol.js';
 import type { Backend, ImportBatch } from '../protocol.js';
 import type { SearchBackend } from '../search/protocol.js';
 import type { EngineOptions, StoreEngine } from '../store/engine.js';
 
-export class LazyEngine implements Backend, ArtifactBackend, SearchBackend {
+export class LazyEngine implements Backend, ArtifactBackend, SearchBackend, MemoryBackend {
   private engine: Promise<StoreEngine> | undefined;
   private artifacts: Promise<ArtifactEngine> | undefined;
   private search: Promise<SearchBackend> | undefined;
+  private memory: Promise<MemoryBackend> | undefined;
   private closed = false;
 
   constructor(private readonly options: EngineOptions) {}
@@ -62,6 +64,36 @@ export class LazyEngine implements Backend, ArtifactBackend, SearchBackend {
       },
     );
     return this.search;
+  }
+
+  /** The memory engine, loaded (like the store's) on first use, and again after a failed download. */
+  private loadMemory(): Promise<MemoryBackend> {
+    this.memory ??= Promise.all([this.load(), import('../memory/engine.js')]).then(
+      ([engine, { memoryEngineFor }]) => memoryEngineFor(engine),
+      (error: unknown) => {
+        this.memory = undefined;
+        throw error instanceof StoreClosedError || error instanceof StorageError
+          ? error
+          : new StorageError(`the store's memory engine could not be loaded: ${String(error)}`, { cause: error });
+      },
+    );
+    return this.memory;
+  }
+
+  async addSessionMemory(...args: Parameters<MemoryBackend['addSessionMemory']>) {
+    return (await this.loadMemory()).addSessionMemory(...args);
+  }
+  async addEventsMemory(...args: Parameters<MemoryBackend['addEventsMemory']>) {
+    return (await this.loadMemory()).addEventsMemory(...args);
+  }
+  async searchMemory(...args: Parameters<MemoryBackend['searchMemory']>) {
+    return (await this.loadMemory()).searchMemory(...args);
+  }
+  async deleteMemory(...args: Parameters<MemoryBackend['deleteMemory']>) {
+    return (await this.loadMemory()).deleteMemory(...args);
+  }
+  async deleteMemories(...args: Parameters<MemoryBackend['deleteMemories']>) {
+    return (await this.loadMemory()).deleteMemories(...args);
   }
 
   async searchEvents(...args: Parameters<SearchBackend['searchEvents']>) {

@@ -8,6 +8,7 @@
 import { type Endpoint, proxy, type Remote, releaseProxy, wrap } from 'comlink';
 import type { ArtifactBackend } from '../artifacts/protocol.js';
 import { fromWireError, InvalidInputError, SessionStoreError, StoreClosedError, TimeoutError } from '../errors.js';
+import type { MemoryBackend } from '../memory/protocol.js';
 import type { AppendBatch, Backend, HelloResponse, HostApi, ImportBatch, Result } from '../protocol.js';
 import type { SearchBackend } from '../search/protocol.js';
 import type {
@@ -35,7 +36,7 @@ export interface RemoteOptions {
 
 type Watchable = Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
 
-export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend {
+export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, MemoryBackend {
   readonly hello: Promise<HelloResponse>;
   private readonly remote: Remote<HostApi>;
   private readonly pending = new Set<(error: Error) => void>();
@@ -200,6 +201,21 @@ export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend {
   }
   getArtifactVersion(...args: Parameters<ArtifactBackend['getArtifactVersion']>) {
     return this.call((r) => r.getArtifactVersion(...args));
+  }
+  addSessionMemory(...args: Parameters<MemoryBackend['addSessionMemory']>) {
+    return this.call((r) => r.addSessionMemory(...args));
+  }
+  addEventsMemory(...args: Parameters<MemoryBackend['addEventsMemory']>) {
+    return this.call((r) => r.addEventsMemory(...args));
+  }
+  searchMemory(...args: Parameters<MemoryBackend['searchMemory']>) {
+    return this.call((r) => r.searchMemory(...args));
+  }
+  deleteMemory(...args: Parameters<MemoryBackend['deleteMemory']>) {
+    return this.call((r) => r.deleteMemory(...args));
+  }
+  deleteMemories(...args: Parameters<MemoryBackend['deleteMemories']>) {
+    return this.call((r) => r.deleteMemories(...args));
   }
   searchEvents(...args: Parameters<SearchBackend['searchEvents']>) {
     return this.call((r) => r.searchEvents(...args));

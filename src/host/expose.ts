@@ -7,6 +7,7 @@ import { type Endpoint, expose, releaseProxy } from 'comlink';
 import { artifactMethods } from '../artifacts/host.js';
 import { InvalidInputError, normalizeStorageError, toWireError, type WireError } from '../errors.js';
 import { newId } from '../ids.js';
+import { memoryMethods } from '../memory/host.js';
 import type { AppendBatch, HelloRequest, HostApi, Result } from '../protocol.js';
 import {
   appendBatchSchema,
@@ -93,6 +94,7 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
   };
   const artifacts = artifactMethods(current);
   const search = searchMethods(current);
+  const memory = memoryMethods(current);
   const host: HostApi = {
     saveArtifact: (request) => settle(() => artifacts.saveArtifact(request)),
     loadArtifact: (request) => settle(() => artifacts.loadArtifact(request)),
@@ -104,6 +106,11 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     importWithArtifacts: (request, carried, progress) =>
       settle(() => withProgress(progress, (report) => artifacts.importWithArtifacts(request, carried, report))),
     searchEvents: (request) => settle(() => search.searchEvents(request)),
+    addSessionMemory: (request) => settle(() => memory.addSessionMemory(request)),
+    addEventsMemory: (request) => settle(() => memory.addEventsMemory(request)),
+    searchMemory: (request) => settle(() => memory.searchMemory(request)),
+    deleteMemory: (request) => settle(() => memory.deleteMemory(request)),
+    deleteMemories: (request) => settle(() => memory.deleteMemories(request)),
     hello: (request) =>
       settle(async () => {
         engine = engineFor(validate('hello', helloRequestSchema, request));

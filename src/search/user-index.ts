@@ -7,27 +7,18 @@
  * replaced), so an index that missed notices (a crash, another tab's worker)
  * catches up on the next look.
  */
-import MiniSearch, { type Query } from 'minisearch';
+import MiniSearch from 'minisearch';
 import { bound, type Db } from '../store/idb/index.js';
 import type { EventRecord, SessionRecord, StoreSchema } from '../store/records.js';
 import type { MatchMode, QueryTerm } from './match.js';
+import { type Doc, options, queryOf } from './minisearch.js';
 import { SEARCH_FORMAT, type SearchShardRecord, type SessionMark } from './records.js';
 import { eventText } from './text.js';
-import { gramsOf, indexTerms, MAX_WORD } from './tokenize.js';
 
 /** A shard takes new sessions until it holds this many events: saving one stays short. */
 export const SHARD_EVENTS = 5_000;
 /** Sessions re-read per transaction while catching up, so the worker answers other calls in between. */
 const CATCH_UP_BATCH = 16;
-
-type Doc = { id: string; text: string };
-const identity = (term: string) => term;
-const options = {
-  fields: ['text'],
-  tokenize: indexTerms,
-  processTerm: identity,
-  searchOptions: { tokenize: (query: string) => [query], processTerm: identity },
-};
 
 const docId = (uid: string, seq: number): string => `${uid}/${seq}`;
 
@@ -298,26 +289,4 @@ export class UserIndex {
   get documentCount(): number {
     return this.shards.reduce((n, s) => n + (s?.index.documentCount ?? 0), 0);
   }
-}
-
-/**
- * The MiniSearch query for `terms`. `'all'`: every word, and every CJK term
- * through all of its bigrams (a single character by prefix: the bigrams it
- * starts, or itself at a run's end). `'any'`: any word or bigram, ranked by BM25.
- */
-function queryOf(terms: readonly QueryTerm[], mode: MatchMode): Query | undefined {
-  const parts: Query[] = [];
-  for (const term of terms) {
-    if (term.kind === 'word') {
-      if (term.text.length <= MAX_WORD) parts.push(term.text);
-      else if (mode === 'all') return undefined;
-      continue;
-    }
-    const grams = gramsOf(term.text);
-    if (grams.length === 1) parts.push({ queries: grams, prefix: true });
-    else if (mode === 'all') parts.push({ combineWith: 'AND', queries: grams.slice(0, -1) });
-    else parts.push(...grams.slice(0, -1));
-  }
-  if (parts.length === 0) return undefined;
-  return { combineWith: mode === 'all' ? 'AND' : 'OR', queries: parts };
 }

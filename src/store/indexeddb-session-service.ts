@@ -3,6 +3,8 @@ import { ArtifactFront } from '../artifacts/front.js';
 import { ChangeFeed, type ChangeFilter, type ChangeListener } from '../changes.js';
 import type { StoreClosedError } from '../errors.js';
 import { SessionFront } from '../front.js';
+import { memoryEngineFor } from '../memory/engine.js';
+import { MemoryFront } from '../memory/front.js';
 import { type SearchOptions, searchEngineFor } from '../search/engine.js';
 import { type EngineOptions, StoreEngine } from './engine.js';
 
@@ -25,6 +27,8 @@ export class IndexedDbSessionService extends SessionFront {
   readonly engine: StoreEngine;
   /** Artifacts (ADK's `BaseArtifactService`, and Blobs) on the same database. */
   readonly artifacts: ArtifactFront;
+  /** Memory (ADK's memory service): what was added to it, searched like `searchEvents`. */
+  readonly memory: MemoryFront;
   private readonly feed: ChangeFeed;
 
   constructor(options: IndexedDbSessionServiceOptions = {}) {
@@ -33,6 +37,7 @@ export class IndexedDbSessionService extends SessionFront {
     this.engine = engine;
     const bytes = options.artifactBytes;
     this.artifacts = new ArtifactFront(artifactEngineFor(engine, bytes ? { artifactBytes: bytes } : {}));
+    this.memory = new MemoryFront(memoryEngineFor(engine));
     this.feed = new ChangeFeed(engine.dbName);
   }
 
