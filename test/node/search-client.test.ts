@@ -5,7 +5,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, expect, it } from 'vitest';
 import { createHost } from '../../src/host/expose.js';
-import { connectSessionStore, exposeSessionService, StoreEngine } from '../../src/index.js';
+import { connectSessionStore, exposeSessionService, IndexedDbSessionService, StoreEngine } from '../../src/index.js';
 import { say } from '../search/helpers.js';
 
 const ids = { appName: 'chat', userId: 'ada' };
@@ -52,4 +52,21 @@ it('refuses, in the worker, requests the page-side checks would have refused', a
     if (!result.ok) expect(result.error.code).toBe('INVALID_INPUT');
   }
   expect(await host.searchEvents({ ...ids, query: 'x' })).toEqual({ ok: true, value: { hits: [] } });
+});
+
+it('keeps no index in a worker serving a service made with `search: false`', async () => {
+  const { port1, port2 } = new MessageChannel();
+  const service = new IndexedDbSessionService({
+    indexedDB: new IDBFactory(),
+    IDBKeyRange,
+    dbName: 'no-search',
+    search: false,
+  });
+  exposeSessionService(service, port1);
+  const client = connectSessionStore(port2, { dbName: 'no-search' });
+  closers.push(async () => {
+    await client.close();
+    await service.close();
+  });
+  await expect(client.searchEvents({ ...ids, query: 'x' })).rejects.toThrow(/search is turned off/);
 });

@@ -28,6 +28,7 @@ const corpus: [string, string][] = [
   ['ja-cities', '東京と京都に行きます'],
   ['ko-seoul', '서울에서 맛있는 식당을 추천해 주세요'],
   ['mixed', 'Deploy the API to 東京 region before Friday'],
+  ['th', 'พรุ่งนี้ฉันจะไปเชียงใหม่กับครอบครัว'],
   ['unrelated', 'Remind me to water the tomato plants.'],
 ];
 
@@ -96,6 +97,11 @@ describe('searchEvents relevance', () => {
     expect(await find('서울')).toEqual(['ko-seoul']);
     expect(await find('식당')).toEqual(['ko-seoul']);
     expect(await adkFinds('서울')).toBe(0);
+  });
+
+  it('finds Thai words, written without spaces, through Intl.Segmenter', async () => {
+    expect(await find('ครอบครัว')).toEqual(['th']);
+    expect(await find('เชียงใหม่')).toEqual(['th']);
   });
 
   it('finds mixed Latin and CJK queries in mixed text', async () => {
