@@ -29,8 +29,14 @@ export interface SearchOptions {
 
 /** How long the store must be quiet before changed shards are saved. */
 const SAVE_AFTER_IDLE_MS = 2_000;
-/** How long a change waits for others before the index reads them (a burst of appends is read at once). */
-const CATCH_UP_DELAY_MS = 25;
+/**
+ * How long the index waits for the changes to pause before it reads them, and
+ * how long at most while they keep coming: a burst of appends is read in a few
+ * passes after it, not one pass per commit competing with the burst for the
+ * worker's thread. A search never waits: it reads what is pending first.
+ */
+const CATCH_UP_QUIET_MS = 100;
+const CATCH_UP_MAX_LAG_MS = 1_000;
 
 const engines = new WeakMap<StoreEngine, SearchBackend>();
 
@@ -55,6 +61,8 @@ export class SearchEngine implements SearchBackend {
   private feed: ChangeFeed | undefined;
   private readonly stopLocal: () => void;
   private catchUpTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the oldest change not yet read arrived. */
+  private firstPending: number | undefined;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private saving: Promise<void> | undefined;
   private closed = false;
@@ -77,10 +85,27 @@ export class SearchEngine implements SearchBackend {
       touched = true;
     }
     if (!touched || this.closed) return;
-    this.catchUpTimer ??= later(() => {
-      this.catchUpTimer = undefined;
-      void this.catchUpAll();
-    }, CATCH_UP_DELAY_MS);
+    const now = Date.now();
+    this.firstPending ??= now;
+    if (this.catchUpTimer) clearTimeout(this.catchUpTimer);
+    this.catchUpTimer = later(
+      () => {
+        this.catchUpTimer = undefined;
+        this.firstPending = undefined;
+        void this.catchUpAll();
+      },
+      Math.max(0, Math.min(CATCH_UP_QUIET_MS, this.firstPending + CATCH_UP_MAX_LAG_MS - now)),
+    );
+    this.postponeSave(true);
+  }
+
+  /**
+   * Saves once the store has been quiet (no change, no search) for a while:
+   * serialising a shard holds the worker's thread, which a search or an append
+   * arriving then would wait for. `start`: schedule a save if none is pending.
+   */
+  private postponeSave(start: boolean): void {
+    if (this.closed || (!this.saveTimer && !start)) return;
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = later(() => {
       this.saveTimer = undefined;
@@ -151,12 +176,7 @@ export class SearchEngine implements SearchBackend {
     await user.loaded;
     const hadWork = user.index.behind;
     await user.index.catchUp(this.run);
-    if (hadWork && !this.saveTimer && !this.closed) {
-      this.saveTimer = later(() => {
-        this.saveTimer = undefined;
-        void this.saveAll();
-      }, SAVE_AFTER_IDLE_MS);
-    }
+    this.postponeSave(hadWork);
     return user.index;
   }
 
