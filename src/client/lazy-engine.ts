@@ -14,9 +14,11 @@ import type { EngineOptions, StoreEngine } from '../store/engine.js';
 
 export class LazyEngine implements Backend, ArtifactBackend, SearchBackend, MemoryBackend {
   private engine: Promise<StoreEngine> | undefined;
-  private artifacts: Promise<ArtifactEngine> | undefined;
-  private search: Promise<SearchBackend> | undefined;
-  private memory: Promise<MemoryBackend> | undefined;
+  private readonly parts: {
+    artifacts?: Promise<ArtifactEngine>;
+    search?: Promise<SearchBackend>;
+    memory?: Promise<MemoryBackend>;
+  } = {};
   private closed = false;
 
   constructor(private readonly options: EngineOptions) {}
@@ -38,46 +40,46 @@ export class LazyEngine implements Backend, ArtifactBackend, SearchBackend, Memo
     return this.engine;
   }
 
-  /** The artifact engine, loaded (like the store's) on first use, and again after a failed download. */
+  /**
+   * A capability's engine over the store's (artifacts, search, memory), its
+   * module fetched on first use like the store's, and again after a failed download.
+   */
+  private loadPart<T>(
+    slot: 'artifacts' | 'search' | 'memory',
+    what: string,
+    part: () => Promise<(engine: StoreEngine) => T>,
+  ): Promise<T> {
+    const parts = this.parts as Partial<Record<typeof slot, Promise<T>>>;
+    let loading = parts[slot];
+    if (!loading) {
+      loading = Promise.all([this.load(), part()]).then(
+        ([engine, make]) => make(engine),
+        (error: unknown) => {
+          delete parts[slot];
+          throw error instanceof StoreClosedError || error instanceof StorageError
+            ? error
+            : new StorageError(`the store's ${what} engine could not be loaded: ${String(error)}`, { cause: error });
+        },
+      );
+      parts[slot] = loading;
+    }
+    return loading;
+  }
+
   private loadArtifacts(): Promise<ArtifactEngine> {
-    this.artifacts ??= Promise.all([this.load(), import('../artifacts/engine.js')]).then(
-      ([engine, { artifactEngineFor }]) => artifactEngineFor(engine),
-      (error: unknown) => {
-        this.artifacts = undefined;
-        throw error instanceof StoreClosedError || error instanceof StorageError
-          ? error
-          : new StorageError(`the store's artifact engine could not be loaded: ${String(error)}`, { cause: error });
-      },
+    return this.loadPart(
+      'artifacts',
+      'artifact',
+      async () => (await import('../artifacts/engine.js')).artifactEngineFor,
     );
-    return this.artifacts;
   }
 
-  /** The search engine, loaded (like the store's) on first use, and again after a failed download. */
   private loadSearch(): Promise<SearchBackend> {
-    this.search ??= Promise.all([this.load(), import('../search/engine.js')]).then(
-      ([engine, { searchEngineFor }]) => searchEngineFor(engine),
-      (error: unknown) => {
-        this.search = undefined;
-        throw error instanceof StoreClosedError || error instanceof StorageError
-          ? error
-          : new StorageError(`the store's search engine could not be loaded: ${String(error)}`, { cause: error });
-      },
-    );
-    return this.search;
+    return this.loadPart('search', 'search', async () => (await import('../search/engine.js')).searchEngineFor);
   }
 
-  /** The memory engine, loaded (like the store's) on first use, and again after a failed download. */
   private loadMemory(): Promise<MemoryBackend> {
-    this.memory ??= Promise.all([this.load(), import('../memory/engine.js')]).then(
-      ([engine, { memoryEngineFor }]) => memoryEngineFor(engine),
-      (error: unknown) => {
-        this.memory = undefined;
-        throw error instanceof StoreClosedError || error instanceof StorageError
-          ? error
-          : new StorageError(`the store's memory engine could not be loaded: ${String(error)}`, { cause: error });
-      },
-    );
-    return this.memory;
+    return this.loadPart('memory', 'memory', async () => (await import('../memory/engine.js')).memoryEngineFor);
   }
 
   async addSessionMemory(...args: Parameters<MemoryBackend['addSessionMemory']>) {

@@ -64,6 +64,23 @@ async function sessionWith(
   return session;
 }
 
+/** ADK's Runner over `store`'s sessions and `memory`, with one memory tool and a scripted model. */
+function agentRunner(
+  store: ConstructorParameters<typeof AdkSessionService>[0],
+  memory: AdkMemoryService,
+  tool: typeof PRELOAD_MEMORY | typeof LOAD_MEMORY,
+  script: ConstructorParameters<typeof ScriptedModel>[1],
+  log: RecordedRequest[],
+): Runner {
+  const agent = new LlmAgent({ name: 'bot', model: new ScriptedModel('m', script, log, () => {}), tools: [tool] });
+  return new Runner({
+    appName: ids.appName,
+    agent,
+    sessionService: new AdkSessionService(store),
+    memoryService: memory,
+  });
+}
+
 async function turn(runner: Runner, sessionId: string, text: string): Promise<string[]> {
   const out: string[] = [];
   for await (const event of runner.runAsync({
@@ -88,17 +105,7 @@ describe('AdkMemoryService with ADK’s Runner', () => {
     await service.addSessionToMemory(past as unknown as AdkSession);
 
     const log: RecordedRequest[] = [];
-    const agent = new LlmAgent({
-      name: 'bot',
-      model: new ScriptedModel('m', [say('ええ、覚えています')], log, () => {}),
-      tools: [PRELOAD_MEMORY],
-    });
-    const runner = new Runner({
-      appName: ids.appName,
-      agent,
-      sessionService: new AdkSessionService(store),
-      memoryService: service,
-    });
+    const runner = agentRunner(store, service, PRELOAD_MEMORY, [say('ええ、覚えています')], log);
     await store.createSession({ ...ids, sessionId: 'now' });
     expect(await turn(runner, 'now', '東京のホテルはどこ？')).toEqual(['ええ、覚えています']);
     const instruction = String(log[0]?.instruction);
@@ -118,22 +125,8 @@ describe('AdkMemoryService with ADK’s Runner', () => {
     const service = new AdkMemoryService(memory);
     await service.addSessionToMemory(past as unknown as AdkSession);
     const log: RecordedRequest[] = [];
-    const agent = new LlmAgent({
-      name: 'bot',
-      model: new ScriptedModel(
-        'm',
-        [call('c1', 'load_memory', { query: 'cafe wifi password' }), say('croissant42')],
-        log,
-        () => {},
-      ),
-      tools: [LOAD_MEMORY],
-    });
-    const runner = new Runner({
-      appName: ids.appName,
-      agent,
-      sessionService: new AdkSessionService(store),
-      memoryService: service,
-    });
+    const script = [call('c1', 'load_memory', { query: 'cafe wifi password' }), say('croissant42')];
+    const runner = agentRunner(store, service, LOAD_MEMORY, script, log);
     await store.createSession({ ...ids, sessionId: 'now' });
     expect(await turn(runner, 'now', 'what was the wifi password?')).toEqual(['croissant42']);
     // The tool's answer, as the model saw it on its second call.
