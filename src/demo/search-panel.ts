@@ -60,6 +60,13 @@ export class SearchPanel {
       }
     });
     this.el = h('div', { class: 'search', role: 'search' }, this.input, this.results);
+    // The results float over the panes: they go when the user works elsewhere, and come back with the box.
+    document.addEventListener('pointerdown', (event) => {
+      if (!this.el.contains(event.target as Node)) this.close();
+    });
+    this.input.addEventListener('focus', () => {
+      if (this.input.value.trim()) void this.run();
+    });
   }
 
   private close(): void {
