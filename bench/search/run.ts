@@ -47,7 +47,7 @@ interface SearchFigures {
 
 export async function runSearchBench(options: SearchBenchOptions): Promise<boolean> {
   const sizes = options.quick
-    ? { sessions: 100, events: 100, reps: 3, appends: 50, burst: [20, 20] as const }
+    ? { sessions: 20, events: 50, reps: 1, appends: 20, burst: [10, 10] as const }
     : { sessions: 1000, events: 100, reps: 20, appends: 200, burst: [100, 100] as const };
   const configFile = path.join(here, 'vite.config.ts');
   process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
