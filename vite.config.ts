@@ -70,7 +70,8 @@ const app = defineConfig({
   plugins: [adkBrowser()],
   // The dev server pre-bundles what the demo page reaches (ADK too, behind its lazy import) and nothing
   // else: the package tests' fixture pages import the package by name, which only resolves once installed.
-  optimizeDeps: { entries: ['index.html'] },
+  // The store's worker imports MiniSearch (search): pre-bundled up front, or its discovery reloads the page.
+  optimizeDeps: { entries: ['index.html'], include: ['minisearch'] },
   build: {
     target: 'es2022',
     sourcemap: true,
@@ -93,7 +94,7 @@ const app = defineConfig({
       {
         extends: true,
         // Pre-bundled up front: discovering them mid-run makes Vite reload the page under a running test.
-        optimizeDeps: { include: ['fast-check', '@google/adk', 'react', 'react-dom/client'] },
+        optimizeDeps: { include: ['fast-check', '@google/adk', 'react', 'react-dom/client', 'minisearch'] },
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],

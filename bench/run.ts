@@ -30,6 +30,7 @@ import {
   type Measured,
   summarizeFigures,
 } from './report.js';
+import { runSearchBench } from './search/run.js';
 import { summarize } from './stats.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -263,6 +264,8 @@ async function main(): Promise<void> {
   log(`wrote ${path.join(outDir, 'latest.json')}, latest.txt and chart.svg in ${result.durationSeconds} s`);
   // Artifacts have their own page and driver (bench/artifacts/run.ts); a narrowed run leaves them out.
   if (!targeted) await runArtifactBench({ quick: options.quick, out: outDir });
+  // So has search (bench/search/run.ts).
+  if (!targeted) await runSearchBench({ quick: options.quick, out: outDir });
 }
 
 function fmt(ms: number | null): string {

@@ -53,7 +53,27 @@ export {
   watchSessions,
   watchUserState,
 } from './live/index.js';
+export {
+  type AddEventsToMemoryRequest,
+  type DeleteMemoryRequest,
+  MemoryFront,
+  type MemoryHit,
+  type MemoryUserKey,
+  type SearchMemoryRequest,
+} from './memory/index.js';
 export type { StoreChange } from './protocol.js';
+export {
+  DEFAULT_SEARCH_LIMIT,
+  MAX_QUERY_LENGTH,
+  MAX_SEARCH_LIMIT,
+  MAX_SEARCH_OFFSET,
+  type MatchMode,
+  type SearchEventsRequest,
+  type SearchEventsResponse,
+  type SearchHit,
+  type SearchOptions,
+  type Snippet,
+} from './search/index.js';
 export { APP_PREFIX, TEMP_PREFIX, USER_PREFIX } from './state.js';
 export { DEFAULT_DB_NAME, type EngineOptions, StoreEngine } from './store/engine.js';
 export {

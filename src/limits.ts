@@ -11,3 +11,11 @@ export const MAX_RECORD_SIZE = 8 * 1024 * 1024;
 export const MAX_FILENAME_LENGTH = 1024;
 /** Largest accepted artifact `customMetadata`, in JSON characters. */
 export const MAX_METADATA_SIZE = 64 * 1024;
+/** Longest accepted search query, in UTF-16 code units. */
+export const MAX_QUERY_LENGTH = 1024;
+/** Most hits one call returns. */
+export const MAX_SEARCH_LIMIT = 100;
+/** Hits a call returns unless it says otherwise. */
+export const DEFAULT_SEARCH_LIMIT = 10;
+/** Deepest page: hits are ranked, then checked one by one against the stored events, up to offset + limit. */
+export const MAX_SEARCH_OFFSET = 10_000;

@@ -6,6 +6,8 @@
  */
 import type { ArtifactBackend } from './artifacts/protocol.js';
 import type { WireError } from './errors.js';
+import type { MemoryBackend } from './memory/protocol.js';
+import type { SearchBackend } from './search/protocol.js';
 import type {
   AppStateRequest,
   AppSummary,
@@ -157,7 +159,7 @@ export interface HelloResponse {
 }
 
 /** What a host serves: the session backend's methods and the artifact service's. */
-export type Served = Omit<Backend, 'close'> & ArtifactBackend;
+export type Served = Omit<Backend, 'close'> & ArtifactBackend & SearchBackend & MemoryBackend;
 
 /** The host side of one connection: the served methods, each answering with a `Result`. */
 export type HostApi = {

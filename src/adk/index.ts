@@ -19,6 +19,7 @@ import {
 import type { Event, Session, SessionService } from '../types.js';
 
 export { AdkArtifactService, type AdkCompatibleArtifacts } from './artifacts.js';
+export { type AdkCompatibleMemory, AdkMemoryService } from './memory.js';
 
 /**
  * What the adapter needs: the ADK-shaped methods of an `IndexedDbSessionService`,

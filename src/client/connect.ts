@@ -7,6 +7,7 @@ import { ArtifactFront } from '../artifacts/front.js';
 import { ChangeFeed, type ChangeFilter, type ChangeListener } from '../changes.js';
 import type { StoreClosedError } from '../errors.js';
 import { SessionFront } from '../front.js';
+import { MemoryFront } from '../memory/front.js';
 import type { Durability } from '../types.js';
 import { RemoteBackend } from './remote-backend.js';
 
@@ -29,13 +30,16 @@ export type ConnectTarget = Worker | SharedWorker | MessagePort;
 export class SessionStoreClient extends SessionFront {
   /** Artifacts (ADK's `BaseArtifactService`, and Blobs) in the worker's database; Blobs cross by reference. */
   readonly artifacts: ArtifactFront;
+  /** Memory (ADK's memory service): what was added to it, searched in the worker. */
+  readonly memory: MemoryFront;
   private readonly remote: RemoteBackend;
   private readonly feed: ChangeFeed;
 
   constructor(remote: RemoteBackend, durability: Durability | undefined) {
-    super(remote, durability);
+    super(remote, durability, remote);
     this.remote = remote;
     this.artifacts = new ArtifactFront(remote);
+    this.memory = new MemoryFront(remote);
     this.feed = new ChangeFeed(remote.hello.then((h) => h.dbName));
   }
 

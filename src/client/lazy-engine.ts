@@ -7,8 +7,25 @@
 
 import { ARTIFACT_METHODS, type ArtifactBackend } from '../artifacts/protocol.js';
 import { StorageError, StoreClosedError } from '../errors.js';
+import { MEMORY_METHODS, type MemoryBackend } from '../memory/protocol.js';
 import { type Backend, SESSION_METHODS } from '../protocol.js';
+import { SEARCH_METHODS, type SearchBackend } from '../search/protocol.js';
 import type { EngineOptions, StoreEngine } from '../store/engine.js';
+
+type Part = 'artifacts' | 'search' | 'memory';
+
+/** Each capability's module, loaded on first use; what it gives takes the store's engine. */
+const PARTS: Record<Part, () => Promise<(engine: StoreEngine) => unknown>> = {
+  artifacts: async () => (await import('../artifacts/in-thread.js')).inThreadArtifacts,
+  search: async () => {
+    const { searchMethods } = await import('../search/host.js');
+    return (engine) => searchMethods(() => engine);
+  },
+  memory: async () => {
+    const { memoryMethods } = await import('../memory/host.js');
+    return (engine) => memoryMethods(() => engine);
+  },
+};
 
 /** A failed download as a `StorageError`; a closed store's refusal as it is. */
 function loadFailure(what: string, error: unknown): Error {
@@ -17,13 +34,13 @@ function loadFailure(what: string, error: unknown): Error {
     : new StorageError(`the store's ${what} could not be loaded: ${String(error)}`, { cause: error });
 }
 
-export interface LazyEngine extends Omit<Backend, 'close'>, ArtifactBackend {}
+export interface LazyEngine extends Omit<Backend, 'close'>, ArtifactBackend, SearchBackend, MemoryBackend {}
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: its methods are made below, from the lists
 export class LazyEngine {
   private engine: Promise<StoreEngine> | undefined;
   private sessions: Promise<Backend> | undefined;
-  private artifacts: Promise<ArtifactBackend> | undefined;
+  private readonly parts: Partial<Record<Part, Promise<unknown>>> = {};
   private closed = false;
 
   constructor(private readonly options: EngineOptions) {}
@@ -57,16 +74,24 @@ export class LazyEngine {
     return this.sessions;
   }
 
-  /** The artifact requests, loaded (like the store's) on first use, and again after a failed download. */
-  artifactBackend(): Promise<ArtifactBackend> {
-    this.artifacts ??= Promise.all([this.load(), import('../artifacts/in-thread.js')]).then(
-      ([engine, { inThreadArtifacts }]) => inThreadArtifacts(engine),
-      (error: unknown) => {
-        this.artifacts = undefined;
-        throw loadFailure('artifact engine', error);
-      },
-    );
-    return this.artifacts;
+  /**
+   * A capability's requests (artifacts, search, memory) behind the boundary
+   * check, its module fetched on first use like the engine, and again after a
+   * failed download.
+   */
+  part<T>(slot: Part): Promise<T> {
+    let loading = this.parts[slot] as Promise<T> | undefined;
+    if (!loading) {
+      loading = Promise.all([this.load(), PARTS[slot]()]).then(
+        ([engine, make]) => make(engine) as T,
+        (error: unknown) => {
+          delete this.parts[slot];
+          throw loadFailure(`${slot === 'artifacts' ? 'artifact' : slot} engine`, error);
+        },
+      );
+      this.parts[slot] = loading;
+    }
+    return loading;
   }
 
   /** Closing a store that was never used loads nothing; one whose engine never loaded has nothing to close. */
@@ -84,8 +109,14 @@ for (const method of SESSION_METHODS) {
     return ((await this.sessionBackend()) as unknown as Methods)[method]?.(...args);
   };
 }
-for (const method of ARTIFACT_METHODS) {
-  prototype[method] = async function (this: LazyEngine, ...args) {
-    return ((await this.artifactBackend()) as unknown as Methods)[method]?.(...args);
-  };
+for (const [slot, methods] of [
+  ['artifacts', ARTIFACT_METHODS],
+  ['search', SEARCH_METHODS],
+  ['memory', MEMORY_METHODS],
+] as const) {
+  for (const method of methods) {
+    prototype[method] = async function (this: LazyEngine, ...args) {
+      return (await this.part<Methods>(slot))[method]?.(...args);
+    };
+  }
 }

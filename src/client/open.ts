@@ -6,6 +6,7 @@ import { startBundledWorker } from '../bundled-worker.js';
 import { ChangeFeed, type ChangeFilter, type ChangeListener } from '../changes.js';
 import { InvalidInputError } from '../errors.js';
 import { SessionFront } from '../front.js';
+import { MemoryFront } from '../memory/front.js';
 import { DEFAULT_DB_NAME } from '../store/defaults.js';
 import type { Durability, SessionCatalog, SessionService } from '../types.js';
 import { type ConnectOptions, connectSessionStore } from './connect.js';
@@ -40,10 +41,12 @@ export interface OpenSessionStoreOptions {
 export interface SessionStore
   extends SessionService,
     SessionCatalog,
-    Pick<SessionFront, 'listSessionKeys' | 'importSessions'> {
+    Pick<SessionFront, 'listSessionKeys' | 'importSessions' | 'searchEvents'> {
   readonly mode: Exclude<StoreMode, 'auto'>;
   /** Artifacts (ADK's `BaseArtifactService`, and Blobs) on the same database. */
   readonly artifacts: ArtifactFront;
+  /** Memory (ADK's memory service): what was added to it. */
+  readonly memory: MemoryFront;
   subscribe(filter: ChangeFilter, listener: ChangeListener): () => void;
 }
 
@@ -101,6 +104,7 @@ export function openSessionStore(options: OpenSessionStoreOptions = {}): Session
 class InThreadStore extends SessionFront implements SessionStore {
   readonly mode = 'in-thread';
   readonly artifacts: ArtifactFront;
+  readonly memory: MemoryFront;
   private readonly feed: ChangeFeed;
 
   constructor(dbName: string | undefined, durability: Durability | undefined) {
@@ -108,8 +112,9 @@ class InThreadStore extends SessionFront implements SessionStore {
       ...(dbName !== undefined ? { dbName } : {}),
       ...(durability !== undefined ? { durability } : {}),
     });
-    super(engine);
+    super(engine, undefined, engine);
     this.artifacts = new ArtifactFront(engine);
+    this.memory = new MemoryFront(engine);
     this.feed = new ChangeFeed(dbName ?? DEFAULT_DB_NAME);
   }
 

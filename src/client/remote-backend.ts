@@ -8,6 +8,7 @@
 import { type Endpoint, proxy, type Remote, releaseProxy, wrap } from 'comlink';
 import { ARTIFACT_METHODS, type ArtifactBackend } from '../artifacts/protocol.js';
 import { fromWireError, InvalidInputError, SessionStoreError, StoreClosedError, TimeoutError } from '../errors.js';
+import { MEMORY_METHODS, type MemoryBackend } from '../memory/protocol.js';
 import {
   type AppendBatch,
   type AppendOutcome,
@@ -18,6 +19,7 @@ import {
   type Result,
   SESSION_METHODS,
 } from '../protocol.js';
+import { SEARCH_METHODS, type SearchBackend } from '../search/protocol.js';
 import { describeStartFailure } from './start-failure.js';
 
 export interface RemoteOptions {
@@ -40,7 +42,7 @@ interface Outgoing {
 }
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the forwarded methods are made below, from their list
-export class RemoteBackend implements Backend, ArtifactBackend {
+export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, MemoryBackend {
   readonly hello: Promise<HelloResponse>;
   private readonly remote: Remote<HostApi>;
   private readonly pending = new Set<(error: Error) => void>();
@@ -240,16 +242,19 @@ const OWN_PATH = ['appendEvents', 'importSessions', 'importWithArtifacts'] as co
 
 /** The calls that pass their arguments through as they are. */
 type Forwarded = Exclude<
-  (typeof SESSION_METHODS)[number] | (typeof ARTIFACT_METHODS)[number],
+  | (typeof SESSION_METHODS)[number]
+  | (typeof ARTIFACT_METHODS)[number]
+  | (typeof SEARCH_METHODS)[number]
+  | (typeof MEMORY_METHODS)[number],
   (typeof OWN_PATH)[number]
 >;
-const FORWARDED = [...SESSION_METHODS, ...ARTIFACT_METHODS].filter(
+const FORWARDED = [...SESSION_METHODS, ...ARTIFACT_METHODS, ...SEARCH_METHODS, ...MEMORY_METHODS].filter(
   (m): m is Forwarded => !(OWN_PATH as readonly string[]).includes(m),
 );
 
 type Calls = Record<Forwarded, (...args: unknown[]) => Promise<Result<unknown>>>;
 
-export interface RemoteBackend extends Pick<Backend & ArtifactBackend, Forwarded> {}
+export interface RemoteBackend extends Pick<Backend & ArtifactBackend & SearchBackend & MemoryBackend, Forwarded> {}
 
 for (const method of FORWARDED) {
   (RemoteBackend.prototype as unknown as Record<string, unknown>)[method] = function (

@@ -16,6 +16,7 @@ import { h, throttle } from './dom.js';
 import { formatCount, relativeTime } from './format.js';
 import { formatHash, parseHash, type Selection, sameSelection } from './route.js';
 import { checkSampleOptions, generateSampleData } from './sample-data.js';
+import { SearchPanel } from './search-panel.js';
 import { SessionList } from './session-list.js';
 import { SessionView } from './session-view.js';
 import { Sidebar } from './sidebar.js';
@@ -59,6 +60,11 @@ const sidebar = new Sidebar(inspector, storage.el);
 const list = new SessionList(inspector, () => sidebar.appSummaries.length === 0);
 const view = new SessionView(inspector);
 const transfer = new TransferPanel(inspector);
+const search = new SearchPanel(inspector, async (hit, appName, userId) => {
+  const { user } = inspector.selection();
+  await inspector.navigate({ app: appName, ...(user ? { user } : {}), session: { userId, id: hit.sessionId } });
+  view.reveal(hit.eventId);
+});
 
 function startSampleData(request: {
   appName: string;
@@ -101,6 +107,7 @@ const header = h(
     h('span', { class: 'logo', 'aria-hidden': 'true' }),
     h('h1', null, 'ADK Session Inspector'),
   ),
+  search.el,
   h(
     'div',
     { class: 'db-info' },
@@ -140,6 +147,7 @@ async function sync(): Promise<void> {
 
 const refreshSidebar = throttle(() => void sidebar.refresh().catch(report), 300);
 const refreshList = throttle(() => void list.refresh().catch(report), 200);
+const refreshSearch = throttle(() => search.refresh(), 300);
 const refreshStorage = throttle(() => void storage.refresh().catch(() => {}), 2000);
 
 function report(error: unknown): void {
@@ -158,6 +166,7 @@ store.subscribe({}, (change) => {
     refreshList();
   }
   view.onChange(change);
+  refreshSearch();
 });
 
 const client = store as SessionStore & { onClose?: (listener: (error: Error) => void) => void };

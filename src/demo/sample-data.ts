@@ -29,7 +29,40 @@ export const SAMPLE_LIMITS = { users: 1000, sessions: 100_000, eventsPerSession:
 /** Sessions created, and their events appended, per round; also how often progress is told. */
 const ROUND = 50;
 
-const TOPICS = ['billing', 'travel', 'recipes', 'bug triage', 'weather', 'gardening', 'tax forms', 'a birthday gift'];
+/** Topics, and the language the conversation is in: some are Chinese and Japanese, to search in. */
+const TOPICS: [string, 'en' | 'zh' | 'ja'][] = [
+  ['billing', 'en'],
+  ['travel', 'en'],
+  ['recipes', 'en'],
+  ['bug triage', 'en'],
+  ['weather', 'en'],
+  ['gardening', 'en'],
+  ['tax forms', 'en'],
+  ['a birthday gift', 'en'],
+  ['签证申请', 'zh'],
+  ['北京的酒店', 'zh'],
+  ['東京のホテル予約', 'ja'],
+  ['京都旅行', 'ja'],
+];
+
+/** The user's first message, a later question, and an answer, in the topic's language. */
+const WORDING = {
+  en: {
+    hello: (name: string, topic: string) => `Hi, my name is ${name}. I need help with ${topic}.`,
+    question: (turn: number, topic: string) => `Question ${turn} about ${topic}?`,
+    answer: (turn: number, topic: string) => `Answer ${turn} on ${topic}`,
+  },
+  zh: {
+    hello: (name: string, topic: string) => `你好，我叫${name}。我需要关于${topic}的帮助。`,
+    question: (turn: number, topic: string) => `关于${topic}的第${turn}个问题？`,
+    answer: (turn: number, topic: string) => `关于${topic}的第${turn}个回答`,
+  },
+  ja: {
+    hello: (name: string, topic: string) => `こんにちは、${name}です。${topic}について相談したいです。`,
+    question: (turn: number, topic: string) => `${topic}についての質問${turn}です。`,
+    answer: (turn: number, topic: string) => `${topic}についての回答${turn}`,
+  },
+};
 const NAMES = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Ken', 'Margaret', 'Linus', 'Radia', 'Donald'];
 const PLANS = ['free', 'pro', 'team'];
 
@@ -75,7 +108,8 @@ export function sampleEvents(
   userName: string,
 ): Event[] {
   const events: Event[] = [];
-  const topic = TOPICS[Math.floor(rand() * TOPICS.length)] as string;
+  const [topic, language] = TOPICS[Math.floor(rand() * TOPICS.length)] as [string, keyof typeof WORDING];
+  const wording = WORDING[language];
   let t = end - count * 20_000;
   let invocation = '';
   for (let i = 0; i < count; i++) {
@@ -86,10 +120,10 @@ export function sampleEvents(
       invocation = `e-${crypto.randomUUID()}`;
       const text =
         turn === 0
-          ? `Hi, my name is ${userName}. I need help with ${topic}.`
+          ? wording.hello(userName, topic)
           : turn % 4 === 3
             ? `add ${turn} and ${i}`
-            : `Question ${turn} about ${topic}?`;
+            : wording.question(turn, topic);
       events.push({
         id,
         invocationId: invocation,
@@ -128,7 +162,7 @@ export function sampleEvents(
         timestamp: t,
         content: {
           role: 'model',
-          parts: [{ text: `Answer ${turn + 1} on ${topic}${turn === 0 ? `, ${userName}` : ''}.` }],
+          parts: [{ text: `${wording.answer(turn + 1, topic)}${turn === 0 ? `, ${userName}` : ''}.` }],
         },
         actions: actions(delta),
         turnComplete: true,

@@ -8,8 +8,10 @@ import { checkedArtifacts } from '../artifacts/checked.js';
 import { artifactEngineFor } from '../artifacts/engine.js';
 import { InvalidInputError, normalizeStorageError, toWireError, type WireError } from '../errors.js';
 import { newId } from '../ids.js';
+import { memoryMethods } from '../memory/host.js';
 import type { AppendBatch, HelloRequest, HostApi, Result } from '../protocol.js';
 import { appendManySchema, helloRequestSchema, validate } from '../schema.js';
+import { searchMethods } from '../search/host.js';
 import { DEFAULT_DB_NAME, StoreEngine } from '../store/engine.js';
 import type { IndexedDbSessionService } from '../store/indexeddb-session-service.js';
 import { checkedBackend } from './checked.js';
@@ -76,6 +78,8 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
   };
   const checked = checkedBackend(current);
   const artifacts = checkedArtifacts(() => artifactEngineFor(current()));
+  const search = searchMethods(current);
+  const memory = memoryMethods(current);
   const host: HostApi = {
     saveArtifact: (request) => settle(() => artifacts.saveArtifact(request)),
     saveArtifactBlob: (request, name) => settle(() => artifacts.saveArtifactBlob(request, name)),
@@ -87,6 +91,12 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     artifactUsage: (request) => settle(() => artifacts.artifactUsage(request)),
     importWithArtifacts: (request, carried, progress) =>
       settle(() => withProgress(progress, (report) => artifacts.importWithArtifacts(request, carried, report))),
+    searchEvents: (request) => settle(() => search.searchEvents(request)),
+    addSessionMemory: (request) => settle(() => memory.addSessionMemory(request)),
+    addEventsMemory: (request) => settle(() => memory.addEventsMemory(request)),
+    searchMemory: (request) => settle(() => memory.searchMemory(request)),
+    deleteMemory: (request) => settle(() => memory.deleteMemory(request)),
+    deleteMemories: (request) => settle(() => memory.deleteMemories(request)),
     hello: (request) =>
       settle(async () => {
         engine = engineFor(validate('hello', helloRequestSchema, request));

@@ -31,6 +31,12 @@ const upgrades: UpgradeStep[] = [
   (db) => {
     db.createObjectStore('artifacts', { keyPath: ['appName', 'userId', 'scope', 'filename', 'version'] });
   },
+  // Search (src/search): each app and user's full-text index, in shards; memory (src/memory): what was added to it.
+  (db) => {
+    db.createObjectStore('searchShards', { keyPath: ['appName', 'userId', 'shard'] });
+    db.createObjectStore('memories', { keyPath: ['appName', 'userId', 'sessionId', 'eventId'] });
+    db.createObjectStore('memoryVersions', { keyPath: ['appName', 'userId'] });
+  },
 ];
 
 export const SCHEMA_VERSION = upgrades.length - 1;

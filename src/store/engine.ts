@@ -120,6 +120,7 @@ export class StoreEngine implements Backend {
   private readonly publisher: ChangePublisher;
   private readonly upgrades: readonly UpgradeStep[] | undefined;
   private readonly closeListeners = new Set<(error: StoreClosedError) => void>();
+  private readonly commitListeners = new Set<(changes: readonly StoreChange[]) => void>();
   /** The uid last seen per session key, so reads can skip a round trip (see `getSession`). */
   private readonly uids = new Map<string, string>();
   /** The session record last committed per uid, so an append need not wait for its read (see `commitGroup`). */
@@ -167,7 +168,29 @@ export class StoreEngine implements Backend {
 
   /** Tells every subscriber, in this tab and others, about the changes of one committed transaction. */
   private emit(changes: readonly StoreChange[]): void {
+    if (changes.length === 0) return;
+    for (const listener of this.commitListeners) {
+      try {
+        listener(changes);
+      } catch (error) {
+        // A derived view's failure must not fail the write that committed.
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
     this.publisher.publish(changes);
+  }
+
+  /**
+   * Hears this engine's committed changes at once, in this realm, before its
+   * callers' promises settle: what keeps derived data (the search index) current
+   * for a read that follows a write, without waiting for the broadcast. Must not
+   * do work on the spot (it runs on the commit path): note and schedule only.
+   */
+  onCommitted(listener: (changes: readonly StoreChange[]) => void): () => void {
+    this.commitListeners.add(listener);
+    return () => this.commitListeners.delete(listener);
   }
 
   private db(): Promise<Db<StoreSchema>> {

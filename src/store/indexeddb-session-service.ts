@@ -5,9 +5,13 @@ import { ChangeFeed, type ChangeFilter, type ChangeListener } from '../changes.j
 import type { StoreClosedError } from '../errors.js';
 import { SessionFront } from '../front.js';
 import { checkedBackend } from '../host/checked.js';
+import { MemoryFront } from '../memory/front.js';
+import { memoryMethods } from '../memory/host.js';
+import { type SearchOptions, searchEngineFor } from '../search/engine.js';
+import { searchMethods } from '../search/host.js';
 import { type EngineOptions, StoreEngine } from './engine.js';
 
-export type IndexedDbSessionServiceOptions = EngineOptions & ArtifactEngineOptions;
+export type IndexedDbSessionServiceOptions = EngineOptions & ArtifactEngineOptions & SearchOptions;
 
 /**
  * The session store running in this thread, over the given `IDBFactory`: real
@@ -26,14 +30,23 @@ export class IndexedDbSessionService extends SessionFront {
   readonly engine: StoreEngine;
   /** Artifacts (ADK's `BaseArtifactService`, and Blobs) on the same database. */
   readonly artifacts: ArtifactFront;
+  /** Memory (ADK's memory service): what was added to it, searched like `searchEvents`. */
+  readonly memory: MemoryFront;
   private readonly feed: ChangeFeed;
 
   constructor(options: IndexedDbSessionServiceOptions = {}) {
     const engine = new StoreEngine(options);
-    super(checkedBackend(() => engine));
+    // The first caller's options stay with the engine's search: say them before anything asks for it.
+    searchEngineFor(engine, options.search === false ? { search: false } : {});
+    super(
+      checkedBackend(() => engine),
+      undefined,
+      searchMethods(() => engine),
+    );
     this.engine = engine;
     const bytes = options.artifactBytes;
     this.artifacts = new ArtifactFront(inThreadArtifacts(engine, bytes ? { artifactBytes: bytes } : {}));
+    this.memory = new MemoryFront(memoryMethods(() => engine));
     this.feed = new ChangeFeed(engine.dbName);
   }
 

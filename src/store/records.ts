@@ -5,6 +5,8 @@
  * append transaction, so append order holds across tabs whatever the timestamps.
  */
 import type { ArtifactKey, ArtifactRecord } from '../artifacts/records.js';
+import type { MemoryKey, MemoryRecord, MemoryVersionRecord } from '../memory/records.js';
+import type { SearchShardKey, SearchShardRecord } from '../search/records.js';
 import type { Event } from '../types.js';
 
 export interface SessionRecord {
@@ -63,8 +65,19 @@ export type StoreSchema = {
   appState: { key: string; value: AppRecord; indexes: Record<never, never> };
   userState: { key: [string, string]; value: UserRecord; indexes: Record<never, never> };
   artifacts: { key: ArtifactKey; value: ArtifactRecord; indexes: Record<never, never> };
+  searchShards: { key: SearchShardKey; value: SearchShardRecord; indexes: Record<never, never> };
+  memories: { key: MemoryKey; value: MemoryRecord; indexes: Record<never, never> };
+  memoryVersions: { key: [string, string]; value: MemoryVersionRecord; indexes: Record<never, never> };
 };
 
-export type StoreName = 'sessions' | 'events' | 'appState' | 'userState' | 'artifacts';
+export type StoreName =
+  | 'sessions'
+  | 'events'
+  | 'appState'
+  | 'userState'
+  | 'artifacts'
+  | 'searchShards'
+  | 'memories'
+  | 'memoryVersions';
 /** The session stores. Not `artifacts`: a long Blob write there must not hold up session reads. */
 export const ALL_STORES: StoreName[] = ['sessions', 'events', 'appState', 'userState'];

@@ -152,7 +152,9 @@ describe('demo inspector', () => {
 
   it('is operable with the keyboard alone', async () => {
     const { page } = await fresh();
-    // Tab reaches New session from the top of the page; Enter opens its dialog with focus inside.
+    // Tab reaches the search box, then New session, from the top of the page; Enter opens its dialog with focus inside.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Search conversations');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('New session');
     await page.keyboard.press('Enter');

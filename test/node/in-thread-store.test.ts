@@ -56,6 +56,28 @@ describe('in-thread store', () => {
     await store.close();
   });
 
+  it('loads search and memory on first use; a failed download of either is a StorageError and retried', async () => {
+    let offline = true;
+    const real = await vi.importActual<typeof import('../../src/search/engine.js')>('../../src/search/engine.js');
+    vi.doMock('../../src/search/engine.js', () => {
+      if (offline) throw new Error('network is down');
+      return real;
+    });
+    const { openSessionStore, StorageError } = await load();
+    const store = openSessionStore({ dbName: dbName(), mode: 'in-thread' });
+    const session = await store.createSession({ ...key, sessionId: 's' });
+    await store.appendEvent({ session, event: makeEvent({ content: { parts: [{ text: 'ホテルの予約' }] } }) });
+    const failure = await store.searchEvents({ ...key, query: 'ホテル' }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(StorageError);
+    expect((failure as Error).message).toMatch(/search engine could not be loaded/);
+    offline = false;
+    vi.resetModules();
+    expect((await store.searchEvents({ ...key, query: 'ホテル' })).hits.map((h) => h.sessionId)).toEqual(['s']);
+    await store.memory.addSessionToMemory(session);
+    expect((await store.memory.searchMemory({ ...key, query: '予約' })).memories).toHaveLength(1);
+    await store.close();
+  });
+
   it('closing a store whose engine never loaded resolves', async () => {
     vi.doMock('../../src/store/engine.js', () => {
       throw new Error('network is down');

@@ -121,7 +121,8 @@ describe('the page bundle (vite build)', () => {
     const worker = gz(chunks.find((f) => f.startsWith('store-')) as string);
     console.info(`page ${page} B gzip (${[...loaded].join(', ')}), worker ${worker} B gzip`);
     expect(page).toBeLessThan(12_000);
-    expect(worker).toBeLessThan(30_000);
+    // The worker holds search (MiniSearch, 6.5 KB of it) and memory: 36.6 KB when they came in.
+    expect(worker).toBeLessThan(38_000);
   });
 });
 

@@ -1,0 +1,132 @@
+/**
+ * The search box: the selected app and user's conversations, searched in the
+ * store's worker (`searchEvents`) as you type. Each hit shows its session, time
+ * and snippet, the matches marked with `<mark>` elements built by the DOM
+ * helper (never HTML); choosing one opens the session at that event.
+ */
+import type { SearchHit } from '../index.js';
+import type { Inspector } from './context.js';
+import { arrowKeys, type Child, h, replace } from './dom.js';
+import { relativeTime } from './format.js';
+
+/** Hits shown at most. */
+const SHOWN = 20;
+
+/** The snippet's text with each matched range in a `<mark>`. */
+export function markedSnippet({ text, ranges }: SearchHit['snippet']): Child[] {
+  const out: Child[] = [];
+  let at = 0;
+  for (const [start, end] of ranges) {
+    if (start > at) out.push(text.slice(at, start));
+    out.push(h('mark', null, text.slice(start, end)));
+    at = end;
+  }
+  if (at < text.length) out.push(text.slice(at));
+  return out;
+}
+
+export class SearchPanel {
+  readonly el: HTMLElement;
+  private readonly input = h('input', {
+    type: 'search',
+    class: 'search-box',
+    'aria-label': 'Search conversations',
+    placeholder: 'Search conversations',
+    spellcheck: 'false',
+    autocomplete: 'off',
+  });
+  private readonly results = h('ul', { class: 'search-results', 'aria-label': 'Search results', hidden: true });
+  private generation = 0;
+
+  constructor(
+    private readonly inspector: Inspector,
+    /** Opens a session and shows the event in it. */
+    private readonly open: (hit: SearchHit, appName: string, userId: string) => Promise<void>,
+  ) {
+    arrowKeys(this.results, 'button');
+    let typing: ReturnType<typeof setTimeout> | undefined;
+    this.input.addEventListener('input', () => {
+      clearTimeout(typing);
+      typing = setTimeout(() => void this.run(), 150);
+    });
+    this.input.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') this.close();
+      if (event.key === 'ArrowDown') this.results.querySelector<HTMLElement>('button')?.focus();
+    });
+    this.results.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') {
+        this.close();
+        this.input.focus();
+      }
+    });
+    this.el = h('div', { class: 'search', role: 'search' }, this.input, this.results);
+    // The results float over the panes: they go when the user works elsewhere, and come back with the box.
+    document.addEventListener('pointerdown', (event) => {
+      if (!this.el.contains(event.target as Node)) this.close();
+    });
+    this.input.addEventListener('focus', () => {
+      if (this.input.value.trim()) void this.run();
+    });
+  }
+
+  private close(): void {
+    this.results.hidden = true;
+  }
+
+  /** Searches again (after the selection or the store changed), if a query is open. */
+  refresh(): void {
+    if (!this.results.hidden) void this.run();
+  }
+
+  private async run(): Promise<void> {
+    const generation = ++this.generation;
+    const query = this.input.value.trim();
+    if (!query) return this.close();
+    const { app, user, session } = this.inspector.selection();
+    const userId = user ?? session?.userId;
+    this.results.hidden = false;
+    if (!app || !userId) {
+      replace(this.results, h('li', { class: 'search-empty' }, 'Pick a user to search their conversations.'));
+      return;
+    }
+    try {
+      const { hits } = await this.inspector.store.searchEvents({ appName: app, userId, query, limit: SHOWN });
+      if (generation !== this.generation) return;
+      if (hits.length === 0) {
+        replace(this.results, h('li', { class: 'search-empty' }, `Nothing in ${userId}'s conversations matches.`));
+        return;
+      }
+      const now = Date.now();
+      replace(
+        this.results,
+        hits.map((hit) =>
+          h(
+            'li',
+            null,
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'search-hit',
+                onclick: () => {
+                  this.close();
+                  void this.open(hit, app, userId);
+                },
+              },
+              h(
+                'span',
+                { class: 'search-hit-head' },
+                h('span', { class: 'mono' }, hit.sessionId),
+                h('span', { class: 'muted' }, hit.author ?? ''),
+                h('time', { class: 'muted' }, relativeTime(hit.timestamp, now)),
+              ),
+              h('span', { class: 'search-snippet' }, markedSnippet(hit.snippet)),
+            ),
+          ),
+        ),
+      );
+    } catch (error) {
+      if (generation === this.generation) this.inspector.status.error('Searching failed', error);
+    }
+  }
+}

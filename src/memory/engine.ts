@@ -1,0 +1,226 @@
+/**
+ * Memory on the store's database: what was added, searched through a
+ * MiniSearch index per app and user held in this realm, rebuilt from the
+ * records when the user's memory version moved (another tab wrote) and
+ * updated in place for this engine's own writes.
+ */
+import MiniSearch from 'minisearch';
+import { DEFAULT_SEARCH_LIMIT } from '../limits.js';
+import { parseQuery } from '../search/match.js';
+import { type Doc, options, queryOf } from '../search/minisearch.js';
+import type { StoreEngine } from '../store/engine.js';
+import { bound, type Db, type Tx } from '../store/idb/index.js';
+import { keyString } from '../store/keys.js';
+import type { StoreSchema } from '../store/records.js';
+import type { MemoryBackend } from './protocol.js';
+import { type MemoryRecord, memoryId, NO_SESSION } from './records.js';
+import type {
+  AddEventsMemory,
+  AddSessionMemory,
+  DeleteMemoryRequest,
+  MemoryHit,
+  MemoryInput,
+  MemoryUserKey,
+  SearchMemoryRequest,
+} from './schema.js';
+
+interface Cached {
+  version: number;
+  index: MiniSearch<Doc>;
+  records: Map<string, MemoryRecord>;
+}
+
+type MemoryTx = Tx<StoreSchema, 'memories' | 'memoryVersions'>;
+
+const engines = new WeakMap<StoreEngine, MemoryEngine>();
+
+export function memoryEngineFor(engine: StoreEngine): MemoryEngine {
+  let found = engines.get(engine);
+  if (!found) {
+    found = new MemoryEngine(engine);
+    engines.set(engine, found);
+  }
+  return found;
+}
+
+const userRange = (appName: string, userId: string) => bound([appName, userId], [appName, userId, []]);
+
+export class MemoryEngine implements MemoryBackend {
+  private readonly cache = new Map<string, Cached>();
+
+  constructor(private readonly engine: StoreEngine) {}
+
+  /**
+   * Runs a write with the user's memory version read and bumped in the same
+   * transaction; `apply` then updates this realm's index, if it was current.
+   */
+  private async write(
+    { appName, userId }: MemoryUserKey,
+    work: (tx: MemoryTx) => Promise<{ put: MemoryRecord[]; removed: string[] } | undefined>,
+  ): Promise<void> {
+    const key = keyString([appName, userId]);
+    await this.engine.transact(async (db) => {
+      const tx = db.transaction(['memories', 'memoryVersions'], 'readwrite');
+      const versions = tx.objectStore('memoryVersions');
+      const before = (await versions.get([appName, userId]))?.version ?? 0;
+      const changed = await work(tx);
+      if (!changed) {
+        await tx.done;
+        return;
+      }
+      versions.put({ appName, userId, version: before + 1 }).catch(() => {});
+      await tx.done;
+      const cached = this.cache.get(key);
+      if (!cached || cached.version !== before) {
+        this.cache.delete(key);
+        return;
+      }
+      for (const id of changed.removed) this.drop(cached, id);
+      for (const record of changed.put) {
+        const id = memoryId(record.sessionId, record.eventId);
+        this.drop(cached, id);
+        cached.records.set(id, record);
+        cached.index.add({ id, text: textOf(record) });
+      }
+      cached.version = before + 1;
+    });
+  }
+
+  private drop(cached: Cached, id: string): void {
+    if (!cached.records.delete(id)) return;
+    cached.index.discard(id);
+  }
+
+  async addSessionMemory(request: AddSessionMemory): Promise<void> {
+    const { appName, userId, sessionId, entries } = request;
+    await this.write(request, async (tx) => {
+      const memories = tx.objectStore('memories');
+      const range = bound([appName, userId, sessionId], [appName, userId, sessionId, []]);
+      const old = await memories.getAllKeys(range);
+      memories.delete(range).catch(() => {});
+      const put = entries.map((entry) => recordOf(appName, userId, sessionId, entry));
+      for (const record of put) memories.put(record).catch(() => {});
+      return { put, removed: old.map((k) => memoryId(k[2], k[3])) };
+    });
+  }
+
+  async addEventsMemory(request: AddEventsMemory): Promise<number> {
+    const { appName, userId, entries, customMetadata } = request;
+    const sessionId = request.sessionId ?? NO_SESSION;
+    let added = 0;
+    await this.write(request, async (tx) => {
+      const memories = tx.objectStore('memories');
+      const found = await Promise.all(entries.map((e) => memories.getKey([appName, userId, sessionId, e.eventId])));
+      const seen = new Set<string>();
+      const put: MemoryRecord[] = [];
+      entries.forEach((entry, i) => {
+        if (found[i] !== undefined || seen.has(entry.eventId)) return;
+        seen.add(entry.eventId);
+        put.push(recordOf(appName, userId, sessionId, entry, customMetadata));
+      });
+      for (const record of put) memories.put(record).catch(() => {});
+      added = put.length;
+      return put.length > 0 ? { put, removed: [] } : undefined;
+    });
+    return added;
+  }
+
+  async deleteMemory(request: DeleteMemoryRequest): Promise<void> {
+    const { appName, userId } = request;
+    const parsed = parseId(request.memoryId);
+    if (!parsed) return;
+    await this.write(request, async (tx) => {
+      const memories = tx.objectStore('memories');
+      const key: [string, string, string, string] = [appName, userId, parsed[0], parsed[1]];
+      if ((await memories.getKey(key)) === undefined) return undefined;
+      memories.delete(key).catch(() => {});
+      return { put: [], removed: [request.memoryId] };
+    });
+  }
+
+  async deleteMemories(request: MemoryUserKey): Promise<void> {
+    const { appName, userId } = request;
+    await this.write(request, async (tx) => {
+      const memories = tx.objectStore('memories');
+      const old = await memories.getAllKeys(userRange(appName, userId));
+      if (old.length === 0) return undefined;
+      memories.delete(userRange(appName, userId)).catch(() => {});
+      return { put: [], removed: old.map((k) => memoryId(k[2], k[3])) };
+    });
+  }
+
+  async searchMemory(request: SearchMemoryRequest): Promise<MemoryHit[]> {
+    const { appName, userId, query } = request;
+    const terms = parseQuery(query);
+    const tree = queryOf(terms, 'any');
+    if (!tree) return [];
+    const cached = await this.engine.transact((db) => this.current(db, appName, userId));
+    const hits: MemoryHit[] = [];
+    for (const result of cached.index.search(tree)) {
+      const record = cached.records.get(result.id as string);
+      if (!record) continue;
+      hits.push({
+        id: result.id as string,
+        ...(record.sessionId !== NO_SESSION ? { sessionId: record.sessionId } : {}),
+        eventId: record.eventId,
+        ...(record.author !== undefined ? { author: record.author } : {}),
+        timestamp: record.timestamp,
+        content: record.content,
+        ...(record.customMetadata !== undefined ? { customMetadata: record.customMetadata } : {}),
+        score: result.score,
+      });
+      if (hits.length >= (request.limit ?? DEFAULT_SEARCH_LIMIT)) break;
+    }
+    return hits;
+  }
+
+  /** The user's index, read again only if the stored version moved since it was built. */
+  private async current(db: Db<StoreSchema>, appName: string, userId: string): Promise<Cached> {
+    const key = keyString([appName, userId]);
+    const tx = db.transaction(['memories', 'memoryVersions'], 'readonly');
+    const version = (await tx.objectStore('memoryVersions').get([appName, userId]))?.version ?? 0;
+    const cached = this.cache.get(key);
+    if (cached && cached.version === version) return cached;
+    const records = await tx.objectStore('memories').getAll(userRange(appName, userId));
+    const index = new MiniSearch<Doc>(options);
+    const byId = new Map<string, MemoryRecord>();
+    for (const record of records) byId.set(memoryId(record.sessionId, record.eventId), record);
+    index.addAll([...byId].map(([id, record]) => ({ id, text: textOf(record) })));
+    const built = { version, index, records: byId };
+    this.cache.set(key, built);
+    return built;
+  }
+}
+
+function recordOf(
+  appName: string,
+  userId: string,
+  sessionId: string,
+  entry: MemoryInput,
+  customMetadata?: Record<string, unknown>,
+): MemoryRecord {
+  return {
+    appName,
+    userId,
+    sessionId,
+    eventId: entry.eventId,
+    ...(entry.author !== undefined ? { author: entry.author } : {}),
+    timestamp: entry.timestamp,
+    content: entry.content,
+    ...(customMetadata !== undefined ? { customMetadata } : {}),
+  };
+}
+
+const textOf = (record: MemoryRecord): string => record.content.parts.map((p) => p.text).join('\n');
+
+function parseId(id: string): [string, string] | undefined {
+  try {
+    const parsed: unknown = JSON.parse(id);
+    if (Array.isArray(parsed) && parsed.length === 2 && parsed.every((p) => typeof p === 'string')) {
+      return parsed as [string, string];
+    }
+  } catch {
+    // Not an id this store gave out: nothing to delete.
+  }
+  return undefined;
+}

@@ -1,0 +1,88 @@
+/**
+ * Memory requests, checked on the page (the front) and again in the worker (the host).
+ */
+import * as z from 'zod/mini';
+import { checkJson, isPlainObject } from '../json.js';
+import { MAX_QUERY_LENGTH, MAX_RECORD_SIZE, MAX_SEARCH_LIMIT } from '../limits.js';
+import { sessionKeySchema } from '../schema.js';
+
+const { appName, userId, sessionId } = sessionKeySchema.shape;
+
+/** One event as memory keeps it: its id, author, time and text parts. */
+export const memoryInputSchema = z.object({
+  eventId: sessionId,
+  author: z.optional(z.string()),
+  timestamp: z.number().check(z.refine(Number.isFinite, 'must be a finite number')),
+  content: z.object({
+    role: z.optional(z.string()),
+    parts: z.array(z.object({ text: z.string() })).check(
+      z.minLength(1, 'must hold a text part'),
+      z.refine((parts) => parts.reduce((n, p) => n + p.text.length, 0) <= MAX_RECORD_SIZE, 'is too large'),
+    ),
+  }),
+});
+
+const metadata = z.custom<Record<string, unknown>>(
+  (value) => isPlainObject(value) && checkJson(value, { size: 0 }) === null,
+  'must be a plain object of JSON values',
+);
+
+/** Replaces what was added for the session. */
+export const addSessionMemorySchema = z.object({
+  appName,
+  userId,
+  sessionId,
+  entries: z.array(memoryInputSchema),
+});
+
+/** Adds the events not added yet (by event id, within the session or the no-session group). */
+export const addEventsMemorySchema = z.object({
+  appName,
+  userId,
+  sessionId: z.optional(sessionId),
+  entries: z.array(memoryInputSchema),
+  customMetadata: z.optional(metadata),
+});
+
+export const searchMemorySchema = z.object({
+  appName,
+  userId,
+  query: z.string().check(z.maxLength(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`)),
+  limit: z.optional(
+    z
+      .number()
+      .check(
+        z.int('must be an integer'),
+        z.positive('must be at least 1'),
+        z.lte(MAX_SEARCH_LIMIT, `must be at most ${MAX_SEARCH_LIMIT}`),
+      ),
+  ),
+});
+
+export const deleteMemorySchema = z.object({
+  appName,
+  userId,
+  memoryId: z.string().check(z.maxLength(4096, 'is too long')),
+});
+export const userKeySchema = z.object({ appName, userId });
+
+export type MemoryInput = z.output<typeof memoryInputSchema>;
+export type AddSessionMemory = z.output<typeof addSessionMemorySchema>;
+export type AddEventsMemory = z.output<typeof addEventsMemorySchema>;
+export type SearchMemoryRequest = z.input<typeof searchMemorySchema>;
+export type DeleteMemoryRequest = z.input<typeof deleteMemorySchema>;
+export type MemoryUserKey = z.input<typeof userKeySchema>;
+
+/** One entry a memory search returns. */
+export interface MemoryHit {
+  /** What `deleteMemory` takes. */
+  id: string;
+  sessionId?: string;
+  eventId: string;
+  author?: string;
+  /** Epoch milliseconds (the ADK adapter gives ISO 8601, as ADK expects). */
+  timestamp: number;
+  content: MemoryInput['content'];
+  customMetadata?: Record<string, unknown>;
+  score: number;
+}

@@ -1,0 +1,47 @@
+/**
+ * The search request, checked on the page (the front) and again in the worker
+ * (the host), and what a search returns.
+ */
+import * as z from 'zod/mini';
+import { MAX_QUERY_LENGTH, MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET } from '../limits.js';
+import { sessionKeySchema } from '../schema.js';
+import type { Snippet } from './match.js';
+
+const { appName, userId, sessionId } = sessionKeySchema.shape;
+const whole = (max: number) =>
+  z
+    .number()
+    .check(z.int('must be an integer'), z.nonnegative('must not be negative'), z.lte(max, `must be at most ${max}`));
+
+export const searchEventsRequestSchema = z.object({
+  appName,
+  userId,
+  query: z.string().check(
+    z.maxLength(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`),
+    z.refine((q) => q.trim().length > 0, 'must not be empty'),
+  ),
+  sessionId: z.optional(sessionId),
+  limit: z.optional(whole(MAX_SEARCH_LIMIT).check(z.positive('must be at least 1'))),
+  offset: z.optional(whole(MAX_SEARCH_OFFSET)),
+  /** `'all'` (default): every word of the query; `'any'`: at least one, ranked by how well they match. */
+  match: z.optional(z.enum(['all', 'any'])),
+});
+
+export type SearchEventsRequest = z.input<typeof searchEventsRequestSchema>;
+
+/** One event that matched. */
+export interface SearchHit {
+  sessionId: string;
+  eventId: string;
+  author: string | undefined;
+  /** Epoch milliseconds, as every time in this store. */
+  timestamp: number;
+  /** Relevance (BM25): higher is better; comparable only within one call. */
+  score: number;
+  /** The event's text around its first match, with every match in it as a range. */
+  snippet: Snippet;
+}
+
+export interface SearchEventsResponse {
+  hits: SearchHit[];
+}

@@ -1,0 +1,64 @@
+/**
+ * The demo's search box: the selected user's conversations, in English and
+ * Japanese, matches marked in the snippet (as `<mark>` elements, never HTML),
+ * and a hit opens its session at the event.
+ */
+import { describe, expect, it } from 'vitest';
+import { button, chat, createSession, demoTabs, screenshot, sessionTitle } from './helpers.js';
+
+const tabs = demoTabs();
+
+describe('searching conversations in the demo', () => {
+  it('finds a message in any session of the user, marks the match, and opens the session at it', async () => {
+    const { page } = await tabs.open();
+    await createSession(page, { app: 'travel', user: 'ada', id: 'tokyo' });
+    await chat(page, '来週、東京のホテルを予約したいです', 2);
+    await createSession(page, { app: 'travel', user: 'ada', id: 'paris' });
+    await chat(page, 'Book the café near the <b>Louvre</b>', 2);
+
+    const box = page.getByRole('searchbox', { name: 'Search conversations' });
+    await box.fill('ホテル');
+    const results = page.getByRole('list', { name: 'Search results' });
+    const hit = results.getByRole('button').first();
+    await expect.poll(() => hit.textContent(), { timeout: 10_000 }).toContain('東京のホテルを予約したいです');
+    expect(await hit.locator('mark').allTextContents()).toEqual(['ホテル']);
+    expect(await hit.textContent()).toContain('tokyo');
+    await screenshot(page, 'search-japanese');
+
+    // Accents fold, and what the store holds stays text: the tags are shown, not made.
+    await box.fill('cafe louvre');
+    await expect.poll(() => hit.textContent(), { timeout: 10_000 }).toContain('Book the café near the <b>Louvre</b>');
+    expect(await hit.locator('mark').allTextContents()).toEqual(['café', 'Louvre']);
+    expect(await hit.locator('b').count()).toBe(0);
+
+    await box.fill('ホテル');
+    await expect.poll(() => hit.textContent(), { timeout: 10_000 }).toContain('ホテル');
+    await hit.click();
+    await expect.poll(() => sessionTitle(page).textContent(), { timeout: 10_000 }).toContain('tokyo');
+    const shown = page.locator('li.event.highlight');
+    await expect.poll(() => shown.textContent(), { timeout: 10_000 }).toContain('東京のホテル');
+  });
+
+  it('finds the Chinese and Japanese conversations the sample data generator writes', async () => {
+    const { page } = await tabs.open();
+    await button(page, 'Generate sample data').click();
+    const dialog = page.getByRole('dialog', { name: 'Generate sample data' });
+    await dialog.getByLabel('Sessions').fill('40');
+    await dialog.getByLabel('Events per session').fill('4');
+    await dialog.getByLabel('Users').fill('1');
+    await button(dialog, 'Generate').click();
+    await expect
+      .poll(() => page.getByRole('status').textContent(), { timeout: 30_000 })
+      .toMatch(/Generated 40 sessions/);
+    await page
+      .getByRole('list', { name: 'Users' })
+      .getByRole('link', { name: /user-001/ })
+      .click();
+    const box = page.getByRole('searchbox', { name: 'Search conversations' });
+    const results = page.getByRole('list', { name: 'Search results' });
+    for (const query of ['酒店', 'ホテル']) {
+      await box.fill(query);
+      await expect.poll(() => results.locator('mark').first().textContent(), { timeout: 15_000 }).toBe(query);
+    }
+  });
+});
