@@ -31,6 +31,11 @@ const upgrades: UpgradeStep[] = [
   (db) => {
     db.createObjectStore('artifacts', { keyPath: ['appName', 'userId', 'scope', 'filename', 'version'] });
   },
+  // Sync (src/sync): per session, how much of it is in the server's order; per user, the feed cursor.
+  (db) => {
+    db.createObjectStore('syncSessions', { keyPath: ['appName', 'userId', 'id'] });
+    db.createObjectStore('syncUsers', { keyPath: ['appName', 'userId'] });
+  },
 ];
 
 export const SCHEMA_VERSION = upgrades.length - 1;

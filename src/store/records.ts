@@ -5,6 +5,7 @@
  * append transaction, so append order holds across tabs whatever the timestamps.
  */
 import type { ArtifactKey, ArtifactRecord } from '../artifacts/records.js';
+import type { SyncMark, SyncUser } from '../sync/records.js';
 import type { Event } from '../types.js';
 
 export interface SessionRecord {
@@ -63,8 +64,10 @@ export type StoreSchema = {
   appState: { key: string; value: AppRecord; indexes: Record<never, never> };
   userState: { key: [string, string]; value: UserRecord; indexes: Record<never, never> };
   artifacts: { key: ArtifactKey; value: ArtifactRecord; indexes: Record<never, never> };
+  syncSessions: { key: [string, string, string]; value: SyncMark; indexes: Record<never, never> };
+  syncUsers: { key: [string, string]; value: SyncUser; indexes: Record<never, never> };
 };
 
-export type StoreName = 'sessions' | 'events' | 'appState' | 'userState' | 'artifacts';
+export type StoreName = 'sessions' | 'events' | 'appState' | 'userState' | 'artifacts' | 'syncSessions' | 'syncUsers';
 /** The session stores. Not `artifacts`: a long Blob write there must not hold up session reads. */
 export const ALL_STORES: StoreName[] = ['sessions', 'events', 'appState', 'userState'];
