@@ -2,7 +2,8 @@
  * `npm run server`: the sync server from the environment.
  *   PORT (default 8787), HOST (default 127.0.0.1),
  *   DATABASE_URL=postgres://... for Postgres, else SYNC_DB_FILE (default ./sync.db, libsql),
- *   SYNC_TOKENS="token=userId[@appName],..." the bearer tokens and whom each acts for.
+ *   SYNC_TOKENS="token=userId[@appName],..." the bearer tokens and whom each acts for,
+ *   SYNC_MAX_BODY_BYTES (default 4 MiB) the largest request body.
  * Without SYNC_TOKENS it runs for development only: token `dev-token` acts for user `user` of any app.
  */
 import type { Principal } from './app.js';
@@ -30,6 +31,7 @@ const server = await startSyncServer({
   authenticate: (token) => tokens.get(token),
   port: Number(process.env.PORT ?? 8787),
   host: process.env.HOST ?? '127.0.0.1',
+  ...(process.env.SYNC_MAX_BODY_BYTES ? { maxBodyBytes: Number(process.env.SYNC_MAX_BODY_BYTES) } : {}),
   ...(process.env.DATABASE_URL ? { url: process.env.DATABASE_URL } : {}),
   ...(process.env.SYNC_DB_FILE ? { file: process.env.SYNC_DB_FILE } : {}),
 });

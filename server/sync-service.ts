@@ -235,7 +235,9 @@ export class SyncService {
       ts = Math.max(Date.now(), ts + 1);
       pos += 1;
       const stamped = { ...event, timestamp: ts };
-      await this.sessions.appendEvent({ session: target, event: stamped as unknown as AdkEvent });
+      // ADK's events table needs an invocation id; the devices keep the event as they sent it.
+      const forAdk = { ...stamped, invocationId: stamped.invocationId ?? '' };
+      await this.sessions.appendEvent({ session: target, event: forAdk as unknown as AdkEvent });
       rows.push({ kind: 'event', sessionId, pos, eventId: event.id, ts, data: stamped });
     }
     return rows;

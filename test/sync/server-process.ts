@@ -29,7 +29,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
   let url = '';
   const launch = (port: number) =>
     new Promise<string>((resolve, reject) => {
-      child = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
+      // node itself, not the tsx wrapper: a killed wrapper would leave its child holding the port.
+      child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
         env: { ...process.env, ...base, PORT: String(port) },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
