@@ -55,7 +55,7 @@ export async function scanPending(db: Db<StoreSchema>, user: UserKey): Promise<P
     if (m?.uid !== r.uid) {
       scan.creates.push(r);
       scan.counts.set(r.id, r.nextSeq + 1);
-    } else if (r.nextSeq > m.syncedNext) {
+    } else if (r.nextSeq > m.syncedNext || m.awaitingCreated) {
       scan.appends.push({ record: r, mark: m });
       scan.counts.set(r.id, r.nextSeq - m.syncedNext);
     }
@@ -311,7 +311,7 @@ export async function adoptCreated(
       .put({ ...userOf(key), id: key[2], uid: created.uid, syncedNext: 0, serverPos: 0, syncedState: scoped.session })
       .catch(ignore);
     changes.push(change('created', created, []));
-  } else if (!mark || mark.uid !== record.uid || mark.serverPos === 0) {
+  } else if (!mark || mark.uid !== record.uid || mark.serverPos === 0 || mark.awaitingCreated) {
     if (mark && mark.uid !== record.uid) {
       // The mark's incarnation awaits its deletion's push; this one is then a creation of its own.
       await tx.done;
@@ -335,7 +335,7 @@ export async function markCreated(
   db: Db<StoreSchema>,
   key: Key,
   uid: string,
-  syncedState: Record<string, unknown>,
+  created: { state: Record<string, unknown> } | 'exists',
 ): Promise<void> {
   const tx = db.transaction(['sessions', 'syncSessions'], 'readwrite');
   const [record, mark] = await Promise.all([
@@ -343,8 +343,13 @@ export async function markCreated(
     tx.objectStore('syncSessions').get(key),
   ]);
   if (record?.uid === uid && mark === undefined) {
+    const base = { ...userOf(key), id: key[2], uid, syncedNext: 0, serverPos: 0 };
     tx.objectStore('syncSessions')
-      .put({ ...userOf(key), id: key[2], uid, syncedNext: 0, serverPos: 0, syncedState: clone(syncedState) })
+      .put(
+        created === 'exists'
+          ? { ...base, syncedState: {}, awaitingCreated: true }
+          : { ...base, syncedState: clone(created.state) },
+      )
       .catch(ignore);
   }
   await tx.done;

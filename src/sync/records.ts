@@ -19,6 +19,11 @@ export interface SyncMark {
   serverPos: number;
   /** Session-scope state after those events: the fold of the server's order. */
   syncedState: Record<string, unknown>;
+  /**
+   * The server had the session already when this device pushed its creation:
+   * its initial state comes with the pull, and the events wait for it.
+   */
+  awaitingCreated?: boolean;
 }
 
 /** Per user: how far the device has read the server's change feed. */

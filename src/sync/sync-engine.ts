@@ -204,7 +204,6 @@ export class SyncEngine {
     let scan = await this.scan();
     let deferred = false;
     let conflicted = false;
-    const skip = new Set<string>();
     for (const mark of scan.deletes) {
       await this.transport.remove(mark.id);
       await this.host.transact((db) => dropMark(db, this.key(mark.id), mark.uid));
@@ -213,17 +212,16 @@ export class SyncEngine {
       const state = record.state;
       const outcome = await this.transport.create(record.id, state);
       await this.host.transact((db) =>
-        markCreated(db, this.key(record.id), record.uid, outcome === 'created' ? state : {}),
+        markCreated(db, this.key(record.id), record.uid, outcome === 'created' ? { state } : 'exists'),
       );
-      if (outcome === 'exists') {
-        // Its creation and events come with the pull; the local events then go after them.
-        skip.add(record.id);
-        deferred = true;
-      }
     }
     if (scan.deletes.length > 0 || scan.creates.length > 0) scan = await this.scan();
-    for (const { record } of scan.appends) {
-      if (skip.has(record.id)) continue;
+    for (const { record, mark } of scan.appends) {
+      if (mark.awaitingCreated) {
+        // The server's creation and events come with the pull; the local events then go after them.
+        deferred = true;
+        continue;
+      }
       if (await this.pushSession(record.id)) conflicted = true;
     }
     return { conflicted, deferred };
@@ -279,11 +277,15 @@ export class SyncEngine {
   private async pull(): Promise<void> {
     const scan = await this.scan();
     let cursor = scan.cursor?.cursor ?? 0;
+    let resynced = false;
     for (;;) {
       const answer = await this.transport.pull(cursor);
-      const gap = await this.applyChanges(answer.changes);
+      const gap = await this.applyChanges(inOrder(answer.changes, cursor));
       if (gap) {
-        // Only a lost or reordered delivery can cause it: read the whole feed again (every step is idempotent).
+        // The feed and a session's mark disagree (a bug, or a server restored from a backup):
+        // read the whole feed again, once; every step of it is idempotent.
+        if (resynced) throw new SyncError("the server's change feed does not continue this device's copy", 'server');
+        resynced = true;
         cursor = 0;
         await this.host.transact((db) => saveCursor(db, this.user, 0, Date.now()));
         continue;
@@ -363,6 +365,23 @@ export class SyncEngine {
     const snapshot = this.status();
     for (const listener of this.listeners) listener(snapshot);
   }
+}
+
+/**
+ * A page of the feed in sequence order, each change once. Sequence numbers are
+ * dense per user, so a page that does not continue `cursor` without a hole was
+ * damaged on the way: it is refused (the round fails and is retried).
+ */
+function inOrder(changes: Change[], cursor: number): Change[] {
+  const bySeq = new Map<number, Change>();
+  for (const c of changes) bySeq.set(c.seq, c);
+  const sorted = [...bySeq.values()].sort((a, b) => a.seq - b.seq);
+  sorted.forEach((c, i) => {
+    if (c.seq !== cursor + 1 + i) {
+      throw new SyncError(`the change feed skipped from ${cursor + i} to ${c.seq}: delivery damaged`, 'server');
+    }
+  });
+  return sorted;
 }
 
 function counts(scan: PendingScan): Pick<SyncStatus, 'pending' | 'sessions'> {

@@ -9,6 +9,8 @@ export interface FaultyNetwork {
   fetch: typeof fetch;
   /** Applies `fault` to the next call whose method and path match. */
   next(fault: Fault, match?: { method?: string; path?: RegExp }): void;
+  /** Forgets planned faults that no call met. */
+  clear(): void;
   /** Every call fails as if offline until `online()`. */
   offline(): void;
   online(): void;
@@ -45,6 +47,9 @@ export function faultyNetwork(): FaultyNetwork {
     fetch: faulty,
     next: (fault, match = {}) => {
       planned.push({ fault, ...match });
+    },
+    clear: () => {
+      planned.length = 0;
     },
     offline: () => {
       down = true;

@@ -17,9 +17,11 @@ export const TOKENS = {
   alice: 'alice-token',
   bob: 'bob-token',
   aliceOtherApp: 'alice-other-app-token',
+  /** User `model` of any app: random tests take a fresh app per run. */
+  model: 'model-token',
 } as const;
 /** alice and bob of app `chat`; a token for alice of app `notes` only. */
-const SYNC_TOKENS = `${TOKENS.alice}=alice@chat,${TOKENS.bob}=bob@chat,${TOKENS.aliceOtherApp}=alice@notes`;
+const SYNC_TOKENS = `${TOKENS.alice}=alice@chat,${TOKENS.bob}=bob@chat,${TOKENS.aliceOtherApp}=alice@notes,${TOKENS.model}=model`;
 
 export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'sync-server-'));
