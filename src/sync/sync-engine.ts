@@ -157,7 +157,8 @@ export class SyncEngine {
       while (again && rounds < MAX_ROUNDS) {
         rounds += 1;
         const pushed = await this.push();
-        again = pushed.deferred;
+        // A fork or an adopted session leaves new pending work for another pass.
+        again = pushed.deferred || pushed.conflicted;
         if (pull || pushed.conflicted || pushed.deferred) {
           await this.pull();
           pull = false;
