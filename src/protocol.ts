@@ -6,6 +6,7 @@
  */
 import type { ArtifactBackend } from './artifacts/protocol.js';
 import type { WireError } from './errors.js';
+import type { SyncBackend } from './sync/protocol.js';
 import type {
   AppStateRequest,
   AppSummary,
@@ -138,7 +139,7 @@ export interface HelloResponse {
 }
 
 /** What a host serves: the session backend's methods and the artifact service's. */
-export type Served = Omit<Backend, 'close'> & ArtifactBackend;
+export type Served = Omit<Backend, 'close'> & ArtifactBackend & SyncBackend;
 
 /** The host side of one connection: the served methods, each answering with a `Result`. */
 export type HostApi = {

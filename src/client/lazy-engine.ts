@@ -6,12 +6,15 @@
 
 import type { ArtifactEngine } from '../artifacts/engine.js';
 import type { ArtifactBackend } from '../artifacts/protocol.js';
-import { StorageError, StoreClosedError } from '../errors.js';
+import { InvalidInputError, StorageError, StoreClosedError } from '../errors.js';
 import type { Backend, ImportBatch } from '../protocol.js';
 import type { EngineOptions, StoreEngine } from '../store/engine.js';
+import type { SyncBackend, SyncStartRequest } from '../sync/protocol.js';
+import type { SyncStatus } from '../sync/status.js';
 
-export class LazyEngine implements Backend, ArtifactBackend {
+export class LazyEngine implements Backend, ArtifactBackend, SyncBackend {
   private engine: Promise<StoreEngine> | undefined;
+  private sync: SyncBackend | undefined;
   private artifacts: Promise<ArtifactEngine> | undefined;
   private closed = false;
 
@@ -106,9 +109,23 @@ export class LazyEngine implements Backend, ArtifactBackend {
   async listUsers(...args: Parameters<Backend['listUsers']>) {
     return (await this.load()).listUsers(...args);
   }
+  /** Sync's engine is loaded with its first start, like the store's. */
+  async startSync(request: SyncStartRequest, onStatus: (status: SyncStatus) => void) {
+    const [engine, { syncMethods }] = await Promise.all([this.load(), import('../sync/host.js')]);
+    this.sync ??= syncMethods(() => engine);
+    return this.sync.startSync(request, onStatus);
+  }
+  async syncNow() {
+    if (!this.sync) throw new InvalidInputError('syncNow: sync is not started');
+    return this.sync.syncNow();
+  }
+  async stopSync() {
+    await this.sync?.stopSync();
+  }
   /** Closing a store that was never used loads nothing; one whose engine never loaded has nothing to close. */
   async close(): Promise<void> {
     this.closed = true;
+    await this.sync?.stopSync();
     const engine = await this.engine?.catch(() => undefined);
     await engine?.close();
   }

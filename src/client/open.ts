@@ -10,6 +10,7 @@ import { DEFAULT_DB_NAME } from '../store/defaults.js';
 import type { Durability, SessionCatalog, SessionService } from '../types.js';
 import { type ConnectOptions, connectSessionStore } from './connect.js';
 import { LazyEngine } from './lazy-engine.js';
+import { SyncHandle, type SyncStartOptions } from './sync-handle.js';
 
 /**
  * - `'shared'`: one SharedWorker serves every tab of the origin;
@@ -45,6 +46,8 @@ export interface SessionStore
   /** Artifacts (ADK's `BaseArtifactService`, and Blobs) on the same database. */
   readonly artifacts: ArtifactFront;
   subscribe(filter: ChangeFilter, listener: ChangeListener): () => void;
+  /** Syncs one user's sessions with a sync server; see README "Sync". */
+  sync(options: SyncStartOptions): Promise<SyncHandle>;
 }
 
 type WorkerMode = 'shared' | 'dedicated';
@@ -102,6 +105,7 @@ class InThreadStore extends SessionFront implements SessionStore {
   readonly mode = 'in-thread';
   readonly artifacts: ArtifactFront;
   private readonly feed: ChangeFeed;
+  private readonly lazy: LazyEngine;
 
   constructor(dbName: string | undefined, durability: Durability | undefined) {
     const engine = new LazyEngine({
@@ -109,12 +113,17 @@ class InThreadStore extends SessionFront implements SessionStore {
       ...(durability !== undefined ? { durability } : {}),
     });
     super(engine);
+    this.lazy = engine;
     this.artifacts = new ArtifactFront(engine);
     this.feed = new ChangeFeed(dbName ?? DEFAULT_DB_NAME);
   }
 
   subscribe(filter: ChangeFilter, listener: ChangeListener): () => void {
     return this.feed.subscribe(filter, listener);
+  }
+
+  sync(options: SyncStartOptions): Promise<SyncHandle> {
+    return SyncHandle.start(this.lazy, options);
   }
 
   override async close(): Promise<void> {

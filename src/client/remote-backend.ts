@@ -9,6 +9,8 @@ import { type Endpoint, proxy, type Remote, releaseProxy, wrap } from 'comlink';
 import type { ArtifactBackend } from '../artifacts/protocol.js';
 import { fromWireError, InvalidInputError, SessionStoreError, StoreClosedError, TimeoutError } from '../errors.js';
 import type { AppendBatch, Backend, HelloResponse, HostApi, ImportBatch, Result } from '../protocol.js';
+import type { SyncBackend, SyncStartRequest } from '../sync/protocol.js';
+import type { SyncStatus } from '../sync/status.js';
 import type {
   AppStateRequest,
   CreateSessionRequest,
@@ -34,7 +36,7 @@ export interface RemoteOptions {
 
 type Watchable = Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
 
-export class RemoteBackend implements Backend, ArtifactBackend {
+export class RemoteBackend implements Backend, ArtifactBackend, SyncBackend {
   readonly hello: Promise<HelloResponse>;
   private readonly remote: Remote<HostApi>;
   private readonly pending = new Set<(error: Error) => void>();
@@ -209,6 +211,16 @@ export class RemoteBackend implements Backend, ArtifactBackend {
     onProgress?: (processed: number) => void,
   ) {
     return this.call((r) => r.importWithArtifacts(batch, artifacts, onProgress && proxy(onProgress)));
+  }
+
+  startSync(request: SyncStartRequest, onStatus: (status: SyncStatus) => void) {
+    return this.call((r) => r.startSync(request, proxy(onStatus)));
+  }
+  syncNow() {
+    return this.call((r) => r.syncNow());
+  }
+  stopSync() {
+    return this.call((r) => r.stopSync());
   }
 
   /** Ends the connection (its writes already answered); later calls reject with `StoreClosedError`. */

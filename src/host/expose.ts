@@ -27,6 +27,8 @@ import {
 } from '../schema.js';
 import { DEFAULT_DB_NAME, StoreEngine } from '../store/engine.js';
 import type { IndexedDbSessionService } from '../store/indexeddb-session-service.js';
+import { syncMethods } from '../sync/host.js';
+import type { SyncStatus } from '../sync/status.js';
 import { ImportChecker } from '../transfer/validate.js';
 import type { Event } from '../types.js';
 import { guardEndpoint } from './guard.js';
@@ -91,6 +93,7 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     return engine;
   };
   const artifacts = artifactMethods(current);
+  const sync = syncMethods(current);
   const host: HostApi = {
     saveArtifact: (request) => settle(() => artifacts.saveArtifact(request)),
     loadArtifact: (request) => settle(() => artifacts.loadArtifact(request)),
@@ -101,6 +104,11 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     artifactUsage: (request) => settle(() => artifacts.artifactUsage(request)),
     importWithArtifacts: (request, carried, progress) =>
       settle(() => withProgress(progress, (report) => artifacts.importWithArtifacts(request, carried, report))),
+    // The status callback arrives as a Comlink proxy of the page's function.
+    startSync: (request, onStatus) =>
+      settle(() => sync.startSync(request, onStatus as (status: SyncStatus) => Promise<void>)),
+    syncNow: () => settle(() => sync.syncNow()),
+    stopSync: () => settle(() => sync.stopSync()),
     hello: (request) =>
       settle(async () => {
         engine = engineFor(validate('hello', helloRequestSchema, request));
@@ -153,6 +161,7 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     goodbye: (closeStore) =>
       settle(async () => {
         stopWatching?.();
+        await sync.stopSync();
         if (closeStore === true) await engine?.close();
       }),
     whenClosed: () =>

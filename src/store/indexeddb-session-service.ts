@@ -1,8 +1,10 @@
 import { type ArtifactEngineOptions, artifactEngineFor } from '../artifacts/engine.js';
 import { ArtifactFront } from '../artifacts/front.js';
 import { ChangeFeed, type ChangeFilter, type ChangeListener } from '../changes.js';
+import { SyncHandle, type SyncStartOptions } from '../client/sync-handle.js';
 import type { StoreClosedError } from '../errors.js';
 import { SessionFront } from '../front.js';
+import type { SyncBackend } from '../sync/protocol.js';
 import { type EngineOptions, StoreEngine } from './engine.js';
 
 export type IndexedDbSessionServiceOptions = EngineOptions & ArtifactEngineOptions;
@@ -25,6 +27,7 @@ export class IndexedDbSessionService extends SessionFront {
   /** Artifacts (ADK's `BaseArtifactService`, and Blobs) on the same database. */
   readonly artifacts: ArtifactFront;
   private readonly feed: ChangeFeed;
+  private syncBackend: SyncBackend | undefined;
 
   constructor(options: IndexedDbSessionServiceOptions = {}) {
     const engine = new StoreEngine(options);
@@ -52,7 +55,20 @@ export class IndexedDbSessionService extends SessionFront {
     return this.engine.onClose(listener);
   }
 
+  /**
+   * Syncs one user's sessions with a sync server; see README "Sync". For a
+   * conflict callback or your own `fetch`, run `new SyncEngine(store.engine, options)`.
+   */
+  async sync(options: SyncStartOptions): Promise<SyncHandle> {
+    if (!this.syncBackend) {
+      const { syncMethods } = await import('../sync/host.js');
+      this.syncBackend = syncMethods(() => this.engine);
+    }
+    return SyncHandle.start(this.syncBackend, options);
+  }
+
   override async close(): Promise<void> {
+    await this.syncBackend?.stopSync();
     await super.close();
     this.feed.close();
   }

@@ -3,6 +3,6 @@
  * through the store (`store.sync(...)`) and sees only its status.
  */
 export type { Decision } from './local.js';
-export type { ConflictPolicy, SyncConflict } from './policy.js';
+export type { SyncConflict, SyncConflictPolicy } from './policy.js';
 export type { SyncStatus, SyncStatusListener } from './status.js';
 export { SyncEngine, type SyncHost, type SyncOptions } from './sync-engine.js';

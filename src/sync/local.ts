@@ -5,8 +5,9 @@
  * state: never half of a pull or an acknowledgement.
  */
 import { newId } from '../ids.js';
+import { setOwn } from '../json.js';
 import type { StoreChange } from '../protocol.js';
-import { applyDelta, splitDelta } from '../state.js';
+import { APP_PREFIX, applyDelta, splitDelta, USER_PREFIX } from '../state.js';
 import { bound, type Db, handled, type Tx } from '../store/idb/index.js';
 import type { AppRecord, EventRecord, SessionRecord, StoreName, StoreSchema, UserRecord } from '../store/records.js';
 import type { Event } from '../types.js';
@@ -373,12 +374,43 @@ export async function markOf(db: Db<StoreSchema>, key: Key): Promise<{ mark?: Sy
   return mark ? { mark, current: record?.uid === mark.uid } : { current: false };
 }
 
-export async function saveCursor(db: Db<StoreSchema>, user: UserKey, cursor: number, at: number): Promise<void> {
+export async function saveCursor(
+  db: Db<StoreSchema>,
+  user: UserKey,
+  cursor: number,
+  shared: SyncUser['shared'],
+): Promise<void> {
   const tx = db.transaction(['syncUsers'], 'readwrite');
-  tx.objectStore('syncUsers')
-    .put({ ...user, cursor, lastSyncAt: at })
-    .catch(ignore);
+  const record: SyncUser = { ...user, cursor, lastSyncAt: Date.now() };
+  if (shared) record.shared = clone(shared);
+  tx.objectStore('syncUsers').put(record).catch(ignore);
   await tx.done;
+}
+
+/**
+ * The app and user state this device wrote and the server has not reported:
+ * keys whose value differs from the last server snapshot, prefixed. A session
+ * creation carries them, as no event does.
+ */
+export async function localSharedWrites(db: Db<StoreSchema>, user: UserKey): Promise<Record<string, unknown>> {
+  const tx = db.transaction(['appState', 'userState', 'syncUsers'], 'readonly');
+  const shared = sharedRecords(tx, [user.appName, user.userId, '']);
+  const [app, mine, synced] = [
+    await shared.app,
+    await shared.user,
+    await tx.objectStore('syncUsers').get([user.appName, user.userId]),
+  ];
+  const out: Record<string, unknown> = {};
+  const differing = (prefix: string, local: Record<string, unknown>, server: Record<string, unknown> = {}) => {
+    for (const k of Object.keys(local)) {
+      if (!Object.hasOwn(server, k) || JSON.stringify(server[k]) !== JSON.stringify(local[k])) {
+        setOwn(out, prefix + k, local[k]);
+      }
+    }
+  };
+  differing(APP_PREFIX, app.state, synced?.shared?.app);
+  differing(USER_PREFIX, mine.state, synced?.shared?.user);
+  return out;
 }
 
 /** The server's shared state, once nothing of the user's is pending: then the server's is the whole truth. */

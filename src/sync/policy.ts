@@ -18,9 +18,9 @@ export interface SyncConflict {
  * one), and the session becomes the server's. Or a function deciding per
  * conflict, which may also answer `drop` (discard the pending events).
  */
-export type ConflictPolicy = 'rebase' | 'fork' | ((conflict: SyncConflict) => Decision | Promise<Decision>);
+export type SyncConflictPolicy = 'rebase' | 'fork' | ((conflict: SyncConflict) => Decision | Promise<Decision>);
 
-export async function decide(policy: ConflictPolicy | undefined, conflict: SyncConflict): Promise<Decision> {
+export async function decide(policy: SyncConflictPolicy | undefined, conflict: SyncConflict): Promise<Decision> {
   if (policy === undefined || policy === 'rebase') return 'rebase';
   if (policy === 'fork') return 'fork';
   const answer = await policy(conflict);

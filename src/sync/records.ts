@@ -32,4 +32,6 @@ export interface SyncUser {
   userId: string;
   cursor: number;
   lastSyncAt?: number;
+  /** The app's and user's state as the server last reported them (unprefixed). */
+  shared?: { app: Record<string, unknown>; user: Record<string, unknown> };
 }

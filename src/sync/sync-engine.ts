@@ -17,6 +17,7 @@ import {
   adoptCreated,
   dropMark,
   integrate,
+  localSharedWrites,
   markCreated,
   markOf,
   type PendingScan,
@@ -26,7 +27,7 @@ import {
   scanPending,
   type UserKey,
 } from './local.js';
-import { type ConflictPolicy, decide } from './policy.js';
+import { decide, type SyncConflictPolicy } from './policy.js';
 import { initialStatus, type SyncStatus, type SyncStatusListener } from './status.js';
 import { SyncTransport } from './transport.js';
 import { type Change, MAX_PUSH_EVENTS, type Positioned } from './wire.js';
@@ -47,7 +48,7 @@ export interface SyncOptions {
   appName: string;
   userId: string;
   /** What happens to pending events the server's overtook. Default `'rebase'`. */
-  conflict?: ConflictPolicy;
+  conflict?: SyncConflictPolicy;
   /** Listen to the server's change stream and pull at once on news. Default true. */
   live?: boolean;
   /** A full round at least this often. Default 30 s. */
@@ -209,11 +210,13 @@ export class SyncEngine {
       await this.transport.remove(mark.id);
       await this.host.transact((db) => dropMark(db, this.key(mark.id), mark.uid));
     }
+    const shared = scan.creates.length > 0 ? await this.host.transact((db) => localSharedWrites(db, this.user)) : {};
     for (const record of scan.creates) {
-      const state = record.state;
+      // The creation also carries this device's unreported `app:`/`user:` writes: no event does.
+      const state = { ...shared, ...record.state };
       const outcome = await this.transport.create(record.id, state);
       await this.host.transact((db) =>
-        markCreated(db, this.key(record.id), record.uid, outcome === 'created' ? { state } : 'exists'),
+        markCreated(db, this.key(record.id), record.uid, outcome === 'created' ? { state: record.state } : 'exists'),
       );
     }
     if (scan.deletes.length > 0 || scan.creates.length > 0) scan = await this.scan();
@@ -288,12 +291,14 @@ export class SyncEngine {
         if (resynced) throw new SyncError("the server's change feed does not continue this device's copy", 'server');
         resynced = true;
         cursor = 0;
-        await this.host.transact((db) => saveCursor(db, this.user, 0, Date.now()));
+        await this.host.transact((db) => saveCursor(db, this.user, 0, undefined));
         continue;
       }
       cursor = answer.cursor;
       this.knownCursor = Math.max(this.knownCursor, cursor);
-      await this.host.transact((db) => saveCursor(db, this.user, cursor, Date.now()));
+      await this.host.transact((db) =>
+        saveCursor(db, this.user, cursor, { app: answer.appState, user: answer.userState }),
+      );
       if (!answer.more) {
         const after = await this.scan();
         if (after.creates.length === 0 && after.deletes.length === 0 && after.appends.length === 0) {

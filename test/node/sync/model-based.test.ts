@@ -82,7 +82,11 @@ async function play(steps: Step[]): Promise<void> {
           (await d.store.getSession(key)) ?? (await d.store.createSession({ ...key, state: { created: step.device } }));
         const invocation = `inv-${Math.random().toString(36).slice(2, 10)}`;
         for (let n = 0; n < step.events; n++) {
-          const event = turn(`d${step.device}`, invocation, { [`k${n}`]: step.device, last: invocation });
+          const event = turn(`d${step.device}`, invocation, {
+            [`k${n}`]: step.device,
+            last: invocation,
+            'user:last': invocation,
+          });
           await d.store.appendEvent({ session, event });
           acknowledged.set(step.session, [...(acknowledged.get(step.session) ?? []), event.id]);
         }
