@@ -40,6 +40,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const orm = (sessions as unknown as { orm: MikroORM }).orm;
   const connection = orm.em.getConnection();
   const sql: Sql = (query, params = []) => connection.execute(query, params, 'all');
+  // WAL: one sync per commit instead of a rollback journal's several (measured: about half the time per append).
+  if (!postgres) await sql('PRAGMA journal_mode=WAL');
   for (const statement of CHANGE_LOG) await sql(statement);
   return { sessions, sql, dialect: postgres ? 'postgres' : 'libsql', close: () => orm.close() };
 }

@@ -31,6 +31,8 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: options.port ?? 8787, hostname: host }, () => resolve(s));
   });
+  // Longer than clients keep idle connections (undici: 4 s), so a client never reuses one the server just closed.
+  (server as unknown as { keepAliveTimeout: number }).keepAliveTimeout = 65_000;
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://${host}:${port}`,

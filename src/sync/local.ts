@@ -319,13 +319,17 @@ export async function adoptCreated(
       return changes;
     }
     const all = await tx.objectStore('events').getAll(eventsFrom(record.uid, 0));
-    const updated: SessionRecord = { ...record, state: clone(scoped.session), revision: record.revision + 1 };
-    for (const e of all) applyDelta(updated.state, splitDelta(e.event.actions?.stateDelta).session);
-    tx.objectStore('sessions').put(updated).catch(ignore);
+    const state = clone(scoped.session);
+    for (const e of all) applyDelta(state, splitDelta(e.event.actions?.stateDelta).session);
+    // Its own creation coming back changes nothing: the app's session objects must not turn stale for it.
+    if (JSON.stringify(state) !== JSON.stringify(record.state)) {
+      const updated: SessionRecord = { ...record, state, revision: record.revision + 1 };
+      tx.objectStore('sessions').put(updated).catch(ignore);
+      changes.push(change('appended', updated, []));
+    }
     tx.objectStore('syncSessions')
       .put({ ...userOf(key), id: key[2], uid: record.uid, syncedNext: 0, serverPos: 0, syncedState: scoped.session })
       .catch(ignore);
-    changes.push(change('appended', updated, []));
   }
   await tx.done;
   return changes;

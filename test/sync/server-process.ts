@@ -1,11 +1,13 @@
 /** The sync server as a real process (npm run server's entry), on a free port, over a throw-away database. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface ServerProcess {
   url: string;
+  /** The process's CPU time so far (user + system), in ms; Linux only. */
+  cpuMs(): number;
   /** Stops the process (SIGTERM, or SIGKILL with `crash`) and starts it again on the same database and port. */
   restart(crash?: boolean): Promise<void>;
   stop(): Promise<void>;
@@ -68,5 +70,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
       rmSync(dir, { recursive: true, force: true });
     },
     output: () => log,
+    cpuMs: () => {
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      // utime and stime, in clock ticks (100 per second on Linux).
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    },
   };
 }

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Device, device, say, textsOf } from '../devices.js';
+import { type Device, device, say, textsOf, turn } from '../devices.js';
 import { type ServerProcess, TOKENS } from '../server-process.js';
 
 /** Two and three devices editing offline, then syncing: order, state, deletions, conflict policies. */
@@ -50,6 +50,18 @@ export function devicesSuite(server: () => ServerProcess): void {
       const stateB = await b.store.getSession({ appName: 'chat', userId: 'alice', sessionId: 's2' });
       expect(stateA?.state.last).toBe('b2');
       expect(stateB?.state.last).toBe('b2');
+    });
+
+    it("the app's session object stays current across its own syncs (no StaleSessionError)", async () => {
+      const a = alice();
+      const session = await a.store.createSession({ appName: 'chat', userId: 'alice', sessionId: 'own' });
+      await a.sync.syncNow();
+      await a.store.appendEvent({ session, event: turn('one', 'i1') });
+      await a.sync.syncNow();
+      await a.store.appendEvent({ session, event: turn('two', 'i2') });
+      await a.sync.syncNow();
+      await a.store.appendEvent({ session, event: turn('three', 'i3') });
+      expect(await textsOf(a.store, 'own')).toEqual(['one', 'two', 'three']);
     });
 
     it('a deletion on one device removes the session on the other (a tombstone)', async () => {
