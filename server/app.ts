@@ -8,6 +8,7 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
 import { streamSSE } from 'hono/streaming';
 import { InvalidInputError } from '../src/errors.js';
 import { validate } from '../src/schema.js';
@@ -32,6 +33,11 @@ export interface SyncAppOptions {
   maxBodyBytes?: number;
   /** How often an idle change stream sends a keep-alive comment. Default 15 s. */
   keepAliveMs?: number;
+  /**
+   * Origins whose pages may call the server (CORS). Default any: requests
+   * carry a bearer token, never cookies, so another site's page has nothing to borrow.
+   */
+  corsOrigins?: string[];
 }
 
 type Env = { Variables: { user: UserKey } };
@@ -44,6 +50,15 @@ export function createSyncApp(options: SyncAppOptions): Hono<Env> {
   const maxSize = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const app = new Hono<Env>();
+  app.use(
+    '*',
+    cors({
+      origin: options.corsOrigins ?? '*',
+      allowHeaders: ['authorization', 'content-type'],
+      allowMethods: ['GET', 'POST', 'DELETE'],
+      maxAge: 600,
+    }),
+  );
 
   app.get('/v1/health', (c) => c.json({ ok: true }));
 

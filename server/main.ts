@@ -3,8 +3,9 @@
  *   PORT (default 8787), HOST (default 127.0.0.1),
  *   DATABASE_URL=postgres://... for Postgres, else SYNC_DB_FILE (default ./sync.db, libsql),
  *   SYNC_TOKENS="token=userId[@appName],..." the bearer tokens and whom each acts for,
- *   SYNC_MAX_BODY_BYTES (default 4 MiB) the largest request body.
- * Without SYNC_TOKENS it runs for development only: token `dev-token` acts for user `user` of any app.
+ *   SYNC_MAX_BODY_BYTES (default 4 MiB) the largest request body,
+ *   SYNC_CORS_ORIGINS="https://app.example,..." the pages that may call it (default any).
+ * Without SYNC_TOKENS it runs for development only: token `dev-token` acts for user `demo-user` of any app.
  */
 import type { Principal } from './app.js';
 import { startSyncServer } from './start.js';
@@ -24,14 +25,16 @@ function parseTokens(spec: string): Map<string, Principal> {
 }
 
 const spec = process.env.SYNC_TOKENS;
-if (spec === undefined)
-  console.warn('SYNC_TOKENS is not set: development mode, token "dev-token" acts for user "user"');
-const tokens = parseTokens(spec ?? 'dev-token=user');
+if (spec === undefined) {
+  console.warn('SYNC_TOKENS is not set: development mode, token "dev-token" acts for user "demo-user" of any app');
+}
+const tokens = parseTokens(spec ?? 'dev-token=demo-user');
 const server = await startSyncServer({
   authenticate: (token) => tokens.get(token),
   port: Number(process.env.PORT ?? 8787),
   host: process.env.HOST ?? '127.0.0.1',
   ...(process.env.SYNC_MAX_BODY_BYTES ? { maxBodyBytes: Number(process.env.SYNC_MAX_BODY_BYTES) } : {}),
+  ...(process.env.SYNC_CORS_ORIGINS ? { corsOrigins: process.env.SYNC_CORS_ORIGINS.split(',') } : {}),
   ...(process.env.DATABASE_URL ? { url: process.env.DATABASE_URL } : {}),
   ...(process.env.SYNC_DB_FILE ? { file: process.env.SYNC_DB_FILE } : {}),
 });

@@ -10,6 +10,7 @@ export interface SyncServerOptions extends DatabaseOptions {
   port?: number;
   host?: string;
   maxBodyBytes?: number;
+  corsOrigins?: string[];
 }
 
 export interface RunningSyncServer {
@@ -26,6 +27,7 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
     service,
     authenticate: options.authenticate,
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
   });
   const host = options.host ?? '127.0.0.1';
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
