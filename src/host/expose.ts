@@ -27,7 +27,7 @@ import {
 } from '../schema.js';
 import { DEFAULT_DB_NAME, StoreEngine } from '../store/engine.js';
 import type { IndexedDbSessionService } from '../store/indexeddb-session-service.js';
-import { syncMethods } from '../sync/host.js';
+import type { SyncBackend } from '../sync/protocol.js';
 import type { SyncStatus } from '../sync/status.js';
 import { ImportChecker } from '../transfer/validate.js';
 import type { Event } from '../types.js';
@@ -93,7 +93,12 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     return engine;
   };
   const artifacts = artifactMethods(current);
-  const sync = syncMethods(current);
+  // Sync's engine is loaded with its first start: a worker that never syncs never loads it.
+  let syncing: Promise<SyncBackend> | undefined;
+  const sync = (): Promise<SyncBackend> => {
+    syncing ??= import('../sync/host.js').then(({ syncMethods }) => syncMethods(current));
+    return syncing;
+  };
   const host: HostApi = {
     saveArtifact: (request) => settle(() => artifacts.saveArtifact(request)),
     loadArtifact: (request) => settle(() => artifacts.loadArtifact(request)),
@@ -106,9 +111,9 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
       settle(() => withProgress(progress, (report) => artifacts.importWithArtifacts(request, carried, report))),
     // The status callback arrives as a Comlink proxy of the page's function.
     startSync: (request, onStatus) =>
-      settle(() => sync.startSync(request, onStatus as (status: SyncStatus) => Promise<void>)),
-    syncNow: () => settle(() => sync.syncNow()),
-    stopSync: () => settle(() => sync.stopSync()),
+      settle(async () => (await sync()).startSync(request, onStatus as (status: SyncStatus) => Promise<void>)),
+    syncNow: () => settle(async () => (await sync()).syncNow()),
+    stopSync: () => settle(async () => (await syncing)?.stopSync()),
     hello: (request) =>
       settle(async () => {
         engine = engineFor(validate('hello', helloRequestSchema, request));
@@ -161,7 +166,7 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     goodbye: (closeStore) =>
       settle(async () => {
         stopWatching?.();
-        await sync.stopSync();
+        await (await syncing)?.stopSync();
         if (closeStore === true) await engine?.close();
       }),
     whenClosed: () =>
