@@ -9,10 +9,11 @@
  */
 import { ChangeFeed } from '../changes.js';
 import { SyncError } from '../errors.js';
+import { setOwn } from '../json.js';
 import type { StoreChange } from '../protocol.js';
 import type { Db } from '../store/idb/index.js';
 import type { StoreSchema } from '../store/records.js';
-import type { DeleteSessionRequest } from '../types.js';
+import type { DeleteSessionRequest, Event } from '../types.js';
 import {
   adoptCreated,
   dropMark,
@@ -250,19 +251,19 @@ export class SyncEngine {
     return conflicted;
   }
 
-  private async applyIncoming(sessionId: string, incoming: Positioned[], pending?: readonly unknown[]): Promise<void> {
+  private async applyIncoming(sessionId: string, incoming: Positioned[], pending?: Event[]): Promise<void> {
     const key = this.key(sessionId);
     let decision: 'rebase' | 'fork' | 'drop' = 'rebase';
     if (this.options.conflict !== undefined && this.options.conflict !== 'rebase') {
       const local = pending ?? (await this.host.transact((db) => readPending(db, key, MAX_PUSH_EVENTS)))?.events ?? [];
       const arrived = new Set(incoming.map((e) => e.event.id));
-      const still = (local as { id: string }[]).filter((e) => !arrived.has(e.id));
+      const still = local.filter((e) => !arrived.has(e.id));
       if (still.length > 0) {
         decision = await decide(this.options.conflict, {
           ...this.user,
           sessionId,
           server: incoming.map((e) => e.event),
-          pending: still as never,
+          pending: still,
         });
       }
     }
@@ -392,11 +393,12 @@ function inOrder(changes: Change[], cursor: number): Change[] {
 
 function counts(scan: PendingScan): Pick<SyncStatus, 'pending' | 'sessions'> {
   let pending = scan.deletes.length;
+  // Session ids are any strings, `__proto__` included: own keys only.
   const sessions: Record<string, number> = {};
-  for (const m of scan.deletes) sessions[m.id] = 1;
+  for (const m of scan.deletes) setOwn(sessions, m.id, 1);
   for (const [id, n] of scan.counts) {
     pending += n;
-    sessions[id] = (sessions[id] ?? 0) + n;
+    setOwn(sessions, id, (Object.hasOwn(sessions, id) ? (sessions[id] as number) : 0) + n);
   }
   return { pending, sessions };
 }

@@ -103,6 +103,36 @@ describe('store.sync', () => {
     }
   });
 
+  it('counts a session whose id is `__proto__` as a plain key, and syncs it', async () => {
+    const store = new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: 'surface-proto' });
+    try {
+      const s = await store.createSession({ ...key, sessionId: '__proto__' });
+      await store.appendEvent({ session: s, event: turn('x', 'i') });
+      const sync = await store.sync({
+        url: 'http://127.0.0.1:9',
+        token: 't',
+        appName: 'chat',
+        userId: 'alice',
+        live: false,
+      });
+      const offline = await sync.syncNow();
+      expect(Object.hasOwn(offline.sessions, '__proto__')).toBe(true);
+      expect(offline.sessions.__proto__).toBe(2);
+      await sync.stop();
+      const online = await store.sync({
+        url: server.url,
+        token: TOKENS.alice,
+        appName: 'chat',
+        userId: 'alice',
+        live: false,
+      });
+      expect(await online.syncNow()).toMatchObject({ pending: 0, lastError: null });
+      await online.stop();
+    } finally {
+      await store.close();
+    }
+  });
+
   it('refuses bad options with a clear error', async () => {
     const store = new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: 'surface-bad' });
     await expect(store.sync({ url: 'ftp://x', token: 't', appName: 'chat', userId: 'u' })).rejects.toThrow(
