@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { type Device, device, say, textsOf } from '../devices.js';
 import { type FaultyNetwork, faultyNetwork } from '../faults.js';
 import { type ServerProcess, TOKENS } from '../server-process.js';
@@ -112,6 +112,27 @@ export function faultsSuite(server: () => ServerProcess): void {
       net.next('reorder-changes', { method: 'GET' });
       expect((await b.sync.syncNow()).lastError).toBeNull();
       expect(await textsOf(b.store, 'dup')).toEqual(['d1', 'd2', 'd3', 'd4', 'd5']);
+    });
+
+    it('retries on its own schedule with backoff: back online, pending work goes without anyone asking', async () => {
+      const net = faultyNetwork();
+      const a = device(server().url, TOKENS.alice, { fetch: net.fetch, retry: { minMs: 50, maxMs: 200 } });
+      open.push(a);
+      net.offline();
+      await a.store.createSession(key('by-itself'));
+      await say(a.store, 'by-itself', 'queued');
+      a.sync.start();
+      await vi.waitUntil(() => a.sync.status().phase === 'offline', { timeout: 20_000 });
+      const failedCalls = net.calls.length;
+      await vi.waitUntil(() => net.calls.length > failedCalls, { timeout: 20_000 });
+      net.online();
+      await vi.waitUntil(() => a.sync.status().pending === 0 && a.sync.status().online, {
+        timeout: 20_000,
+        interval: 20,
+      });
+      const b = alice();
+      await b.sync.syncNow();
+      expect(await textsOf(b.store, 'by-itself')).toEqual(['queued']);
     });
 
     it('offline: pending counts up and nothing is lost; back online it syncs', async () => {
