@@ -1,6 +1,7 @@
 /** Sync as an app starts it: `store.sync(...)` on the client (engine across a port) and on the in-thread store. */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
 import {
   connectSessionStore,
   exposeSessionService,
@@ -10,6 +11,9 @@ import {
 } from '../../../src/index.js';
 import { turn } from '../../sync/devices.js';
 import { type ServerProcess, startServer, TOKENS } from '../../sync/server-process.js';
+
+// Each test talks to a server process over HTTP; on a loaded 2-core machine that takes seconds.
+vi.setConfig({ testTimeout: 60_000 });
 
 let server: ServerProcess;
 beforeAll(async () => {

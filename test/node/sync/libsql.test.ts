@@ -1,10 +1,13 @@
 /** The sync suites against a real server process on its embedded default storage (libsql). */
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, vi } from 'vitest';
 import { type ServerProcess, startServer } from '../../sync/server-process.js';
 import { devicesSuite } from '../../sync/suites/devices.js';
 import { faultsSuite } from '../../sync/suites/faults.js';
 import { modelSuite } from '../../sync/suites/model-based.js';
 import { serverApiSuite } from '../../sync/suites/server-api.js';
+
+// Each test talks to a server process over HTTP; on a loaded 2-core machine that takes seconds.
+vi.setConfig({ testTimeout: 60_000 });
 
 let server: ServerProcess;
 beforeAll(async () => {

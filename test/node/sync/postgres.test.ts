@@ -3,13 +3,16 @@
  * Debian's `postgresql` package. Without the package this file fails on purpose
  * (.ci/run installs it): a suite that silently did not run would claim too much.
  */
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, it, vi } from 'vitest';
 import { POSTGRES_MISSING, type Postgres, postgresBin, startPostgres } from '../../sync/postgres.js';
 import { type ServerProcess, startServer } from '../../sync/server-process.js';
 import { devicesSuite } from '../../sync/suites/devices.js';
 import { faultsSuite } from '../../sync/suites/faults.js';
 import { modelSuite } from '../../sync/suites/model-based.js';
 import { serverApiSuite } from '../../sync/suites/server-api.js';
+
+// Each test talks to a server process over HTTP; on a loaded 2-core machine that takes seconds.
+vi.setConfig({ testTimeout: 60_000 });
 
 const bin = postgresBin();
 

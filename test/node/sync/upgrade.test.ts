@@ -4,11 +4,15 @@
  * first round pushes, events and all.
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+
 import { IndexedDbSessionService } from '../../../src/index.js';
 import { SCHEMA_VERSION } from '../../../src/store/database.js';
 import { buildV1Database, TRIP_EVENTS } from '../../fixtures/v1-layout.js';
 import { type ServerProcess, startServer, TOKENS } from '../../sync/server-process.js';
+
+// Each test talks to a server process over HTTP; on a loaded 2-core machine that takes seconds.
+vi.setConfig({ testTimeout: 60_000 });
 
 let server: ServerProcess;
 beforeAll(async () => {
