@@ -121,7 +121,9 @@ describe('the page bundle (vite build)', () => {
     const worker = gz(chunks.find((f) => f.startsWith('store-')) as string);
     console.info(`page ${page} B gzip (${[...loaded].join(', ')}), worker ${worker} B gzip`);
     expect(page).toBeLessThan(23_000);
-    expect(worker).toBeLessThan(27_000);
+    // Sync's engine (src/sync, about 6.2 KB gzip) rides in the worker: loaded on first use where the
+    // app's bundler splits worker chunks, inlined where it builds the worker as one file (Vite's default).
+    expect(worker).toBeLessThan(33_000);
   });
 });
 
