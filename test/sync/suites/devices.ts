@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { type Device, device, say, textsOf, turn } from '../devices.js';
 import { type ServerProcess, TOKENS } from '../server-process.js';
 
@@ -62,6 +62,24 @@ export function devicesSuite(server: () => ServerProcess): void {
       await a.sync.syncNow();
       await a.store.appendEvent({ session, event: turn('three', 'i3') });
       expect(await textsOf(a.store, 'own')).toEqual(['one', 'two', 'three']);
+    });
+
+    it('live: a poke on the change stream makes the other device pull at once', async () => {
+      const a = alice();
+      const b = alice({ live: true, intervalMs: 600_000 });
+      open.push(b);
+      await a.store.createSession({ appName: 'chat', userId: 'alice', sessionId: 'live' });
+      await a.sync.syncNow();
+      b.sync.start();
+      await vi.waitUntil(
+        async () => (await textsOf(b.store, 'live')).length === 0 && b.sync.status().lastSyncAt !== null,
+        {
+          timeout: 20_000,
+        },
+      );
+      await say(a.store, 'live', 'pushed by A');
+      await a.sync.syncNow();
+      await vi.waitUntil(async () => (await textsOf(b.store, 'live')).includes('pushed by A'), { timeout: 20_000 });
     });
 
     it('a deletion on one device removes the session on the other (a tombstone)', async () => {
