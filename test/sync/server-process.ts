@@ -27,7 +27,9 @@ const SYNC_TOKENS = `${TOKENS.alice}=alice@chat,${TOKENS.bob}=bob@chat,${TOKENS.
 
 export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'sync-server-'));
-  const base = { SYNC_DB_FILE: join(dir, 'sync.db'), SYNC_TOKENS, ...env };
+  // An empty value leaves the variable unset (SYNC_TOKENS: '' runs the server in development mode).
+  const base: Record<string, string> = { SYNC_DB_FILE: join(dir, 'sync.db'), SYNC_TOKENS, ...env };
+  for (const [name, value] of Object.entries(base)) if (value === '') delete base[name];
   let log = '';
   let child: ChildProcess;
   let url = '';
