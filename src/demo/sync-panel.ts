@@ -30,7 +30,12 @@ export class SyncPanel {
   private readonly userId = h('input', { type: 'text', autocomplete: 'off' });
   private readonly connect = h('button', { type: 'submit', class: 'small' }, 'Connect');
   private readonly now = h('button', { type: 'button', class: 'small', disabled: true }, 'Sync now');
-  private readonly indicator = h('p', { class: 'sync-indicator', role: 'status', 'data-phase': 'off' }, 'Not syncing');
+  // Polite live text, not role=status: the page's status bar is its one status region.
+  private readonly indicator = h(
+    'p',
+    { class: 'sync-indicator', 'aria-live': 'polite', 'data-phase': 'off' },
+    'Not syncing',
+  );
   private readonly facts = h('dl', { class: 'storage-facts sync-facts' });
 
   constructor(private readonly store: SessionStore) {

@@ -24,7 +24,7 @@ async function connect(page: Page, url: string, token = 'e2e-token'): Promise<vo
   await form.getByLabel('Token').fill(token);
   await button(form, 'Connect').click();
 }
-const indicator = (page: Page) => page.getByRole('region', { name: 'Sync' }).getByRole('status');
+const indicator = (page: Page) => page.getByRole('region', { name: 'Sync' }).locator('.sync-indicator');
 
 describe('demo sync', () => {
   it('pushes a session made in the demo and shows it synced', async () => {
