@@ -57,7 +57,11 @@ const library = defineConfig({
       output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' },
     },
   },
-  worker: { format: 'es', rollupOptions: { output: { entryFileNames: 'worker/[name].js' } } },
+  // Chunks the worker loads later (sync's engine) sit beside it: copying dist/worker/ copies them all.
+  worker: {
+    format: 'es',
+    rollupOptions: { output: { entryFileNames: 'worker/[name].js', chunkFileNames: 'worker/[name]-[hash].js' } },
+  },
 });
 
 /**

@@ -14,7 +14,8 @@ export type ErrorCode =
   | 'STORE_CLOSED'
   | 'UPGRADE_BLOCKED'
   | 'TIMEOUT'
-  | 'STORAGE_ERROR';
+  | 'STORAGE_ERROR'
+  | 'SYNC_FAILED';
 
 export class SessionStoreError extends Error {
   readonly code: ErrorCode;
@@ -92,6 +93,23 @@ export class StorageError extends SessionStoreError {
   }
 }
 
+/**
+ * A sync step failed (src/sync): `network` (no answer: offline, server down),
+ * `auth` (the token was refused: 401/403), `server` (5xx or a garbled answer),
+ * `refused` (the server rejected the request: a 4xx other than those). Sync
+ * retries on its schedule; nothing stored on the device is lost by a failure.
+ */
+export class SyncError extends SessionStoreError {
+  constructor(
+    message: string,
+    readonly kind: 'network' | 'auth' | 'server' | 'refused' = 'network',
+    /** The HTTP status; 0 when there was no answer. */
+    readonly status = 0,
+  ) {
+    super('SYNC_FAILED', message);
+  }
+}
+
 const classes: Record<ErrorCode, new (message: string) => SessionStoreError> = {
   ALREADY_EXISTS: AlreadyExistsError,
   SESSION_NOT_FOUND: SessionNotFoundError,
@@ -102,6 +120,7 @@ const classes: Record<ErrorCode, new (message: string) => SessionStoreError> = {
   UPGRADE_BLOCKED: UpgradeBlockedError,
   TIMEOUT: TimeoutError,
   STORAGE_ERROR: StorageError,
+  SYNC_FAILED: SyncError,
 };
 
 const familyNames = new Map<abstract new (...args: never[]) => SessionStoreError, string>([
@@ -115,6 +134,7 @@ const familyNames = new Map<abstract new (...args: never[]) => SessionStoreError
   [UpgradeBlockedError, 'UpgradeBlockedError'],
   [TimeoutError, 'TimeoutError'],
   [StorageError, 'StorageError'],
+  [SyncError, 'SyncError'],
 ]);
 
 /** The structured-clone-safe form of an error. */

@@ -20,6 +20,7 @@ export {
 export type { ChangeFilter, ChangeListener } from './changes.js';
 export { type ConnectOptions, type ConnectTarget, connectSessionStore, SessionStoreClient } from './client/connect.js';
 export { type OpenSessionStoreOptions, openSessionStore, type SessionStore, type StoreMode } from './client/open.js';
+export { SyncHandle, type SyncStartOptions } from './client/sync-handle.js';
 export {
   AlreadyExistsError,
   type ErrorCode,
@@ -30,6 +31,7 @@ export {
   StaleSessionError,
   StorageError,
   StoreClosedError,
+  SyncError,
   TimeoutError,
   UpgradeBlockedError,
 } from './errors.js';
@@ -80,6 +82,15 @@ export {
   IndexedDbSessionService,
   type IndexedDbSessionServiceOptions,
 } from './store/indexeddb-session-service.js';
+export {
+  type Decision,
+  type SyncConflict,
+  type SyncConflictPolicy,
+  SyncEngine,
+  type SyncOptions,
+  type SyncStatus,
+  type SyncStatusListener,
+} from './sync/index.js';
 export { type InjectOptions, injectSessionState, MissingTemplateKeyError } from './template.js';
 export {
   type ArchiveExportOptions,

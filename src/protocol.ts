@@ -8,6 +8,7 @@ import type { ArtifactBackend } from './artifacts/protocol.js';
 import type { WireError } from './errors.js';
 import type { MemoryBackend } from './memory/protocol.js';
 import type { SearchBackend } from './search/protocol.js';
+import type { SyncBackend } from './sync/protocol.js';
 import type {
   AppStateRequest,
   AppSummary,
@@ -159,7 +160,7 @@ export interface HelloResponse {
 }
 
 /** What a host serves: the session backend's methods and the artifact service's. */
-export type Served = Omit<Backend, 'close'> & ArtifactBackend & SearchBackend & MemoryBackend;
+export type Served = Omit<Backend, 'close'> & ArtifactBackend & SearchBackend & MemoryBackend & SyncBackend;
 
 /** The host side of one connection: the served methods, each answering with a `Result`. */
 export type HostApi = {

@@ -10,6 +10,7 @@ import { SessionFront } from '../front.js';
 import { MemoryFront } from '../memory/front.js';
 import type { Durability } from '../types.js';
 import { RemoteBackend } from './remote-backend.js';
+import { SyncHandle, type SyncStartOptions } from './sync-handle.js';
 
 export interface ConnectOptions {
   /** The database to use; the worker's default (`'adk-sessions'`) when omitted. */
@@ -59,6 +60,15 @@ export class SessionStoreClient extends SessionFront {
    */
   subscribe(filter: ChangeFilter, listener: ChangeListener): () => void {
     return this.feed.subscribe(filter, listener);
+  }
+
+  /**
+   * Starts syncing this store's sessions of one user with a sync server
+   * (server/, `npm run server`): see README "Sync". The sync engine runs where
+   * the store engine does; the handle gives its status and "sync now".
+   */
+  sync(options: SyncStartOptions): Promise<SyncHandle> {
+    return SyncHandle.start(this.remote, options);
   }
 
   /** Calls `listener` once if the connection ends (worker crashed or terminated, database taken away, `close()`). */

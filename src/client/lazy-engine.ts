@@ -6,11 +6,13 @@
  */
 
 import { ARTIFACT_METHODS, type ArtifactBackend } from '../artifacts/protocol.js';
-import { StorageError, StoreClosedError } from '../errors.js';
+import { InvalidInputError, StorageError, StoreClosedError } from '../errors.js';
 import { MEMORY_METHODS, type MemoryBackend } from '../memory/protocol.js';
 import { type Backend, SESSION_METHODS } from '../protocol.js';
 import { SEARCH_METHODS, type SearchBackend } from '../search/protocol.js';
 import type { EngineOptions, StoreEngine } from '../store/engine.js';
+import type { SyncBackend, SyncStartRequest } from '../sync/protocol.js';
+import type { SyncStatus } from '../sync/status.js';
 
 type Part = 'artifacts' | 'search' | 'memory';
 
@@ -41,6 +43,7 @@ export class LazyEngine {
   private engine: Promise<StoreEngine> | undefined;
   private sessions: Promise<Backend> | undefined;
   private readonly parts: Partial<Record<Part, Promise<unknown>>> = {};
+  private sync: SyncBackend | undefined;
   private closed = false;
 
   constructor(private readonly options: EngineOptions) {}
@@ -94,9 +97,23 @@ export class LazyEngine {
     return loading;
   }
 
+  /** Sync's engine is loaded with its first start, like the store's. */
+  async startSync(request: SyncStartRequest, onStatus: (status: SyncStatus) => void) {
+    const [engine, { syncMethods }] = await Promise.all([this.load(), import('../sync/host.js')]);
+    this.sync ??= syncMethods(() => engine);
+    return this.sync.startSync(request, onStatus);
+  }
+  async syncNow() {
+    if (!this.sync) throw new InvalidInputError('syncNow: sync is not started');
+    return this.sync.syncNow();
+  }
+  async stopSync() {
+    await this.sync?.stopSync();
+  }
   /** Closing a store that was never used loads nothing; one whose engine never loaded has nothing to close. */
   async close(): Promise<void> {
     this.closed = true;
+    await this.sync?.stopSync();
     const engine = await this.engine?.catch(() => undefined);
     await engine?.close();
   }

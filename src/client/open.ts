@@ -11,6 +11,7 @@ import { DEFAULT_DB_NAME } from '../store/defaults.js';
 import type { Durability, SessionCatalog, SessionService } from '../types.js';
 import { type ConnectOptions, connectSessionStore } from './connect.js';
 import { LazyEngine } from './lazy-engine.js';
+import { SyncHandle, type SyncStartOptions } from './sync-handle.js';
 
 /**
  * - `'shared'`: one SharedWorker serves every tab of the origin;
@@ -48,6 +49,8 @@ export interface SessionStore
   /** Memory (ADK's memory service): what was added to it. */
   readonly memory: MemoryFront;
   subscribe(filter: ChangeFilter, listener: ChangeListener): () => void;
+  /** Syncs one user's sessions with a sync server; see README "Sync". */
+  sync(options: SyncStartOptions): Promise<SyncHandle>;
 }
 
 type WorkerMode = 'shared' | 'dedicated';
@@ -106,6 +109,7 @@ class InThreadStore extends SessionFront implements SessionStore {
   readonly artifacts: ArtifactFront;
   readonly memory: MemoryFront;
   private readonly feed: ChangeFeed;
+  private readonly lazy: LazyEngine;
 
   constructor(dbName: string | undefined, durability: Durability | undefined) {
     const engine = new LazyEngine({
@@ -113,6 +117,7 @@ class InThreadStore extends SessionFront implements SessionStore {
       ...(durability !== undefined ? { durability } : {}),
     });
     super(engine, undefined, engine);
+    this.lazy = engine;
     this.artifacts = new ArtifactFront(engine);
     this.memory = new MemoryFront(engine);
     this.feed = new ChangeFeed(dbName ?? DEFAULT_DB_NAME);
@@ -120,6 +125,10 @@ class InThreadStore extends SessionFront implements SessionStore {
 
   subscribe(filter: ChangeFilter, listener: ChangeListener): () => void {
     return this.feed.subscribe(filter, listener);
+  }
+
+  sync(options: SyncStartOptions): Promise<SyncHandle> {
+    return SyncHandle.start(this.lazy, options);
   }
 
   override async close(): Promise<void> {

@@ -20,6 +20,8 @@ import {
   SESSION_METHODS,
 } from '../protocol.js';
 import { SEARCH_METHODS, type SearchBackend } from '../search/protocol.js';
+import type { SyncBackend, SyncStartRequest } from '../sync/protocol.js';
+import type { SyncStatus } from '../sync/status.js';
 import { describeStartFailure } from './start-failure.js';
 
 export interface RemoteOptions {
@@ -42,7 +44,7 @@ interface Outgoing {
 }
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the forwarded methods are made below, from their list
-export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, MemoryBackend {
+export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, MemoryBackend, SyncBackend {
   readonly hello: Promise<HelloResponse>;
   private readonly remote: Remote<HostApi>;
   private readonly pending = new Set<(error: Error) => void>();
@@ -213,6 +215,16 @@ export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, M
     onProgress?: (processed: number) => void,
   ) {
     return this.call('importArchive', (r) => r.importWithArtifacts(batch, artifacts, onProgress && proxy(onProgress)));
+  }
+
+  startSync(request: SyncStartRequest, onStatus: (status: SyncStatus) => void) {
+    return this.call('sync', (r) => r.startSync(request, proxy(onStatus)));
+  }
+  syncNow() {
+    return this.call('syncNow', (r) => r.syncNow());
+  }
+  stopSync() {
+    return this.call('stopSync', (r) => r.stopSync());
   }
 
   /** Ends the connection (its writes already answered); later calls reject with `StoreClosedError`. */

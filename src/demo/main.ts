@@ -22,6 +22,7 @@ import { SessionView } from './session-view.js';
 import { Sidebar } from './sidebar.js';
 import { Status } from './status.js';
 import { StoragePanel } from './storage-panel.js';
+import { SyncPanel } from './sync-panel.js';
 import { TransferPanel } from './transfer-panel.js';
 
 const MODES: StoreMode[] = ['auto', 'shared', 'dedicated', 'in-thread'];
@@ -56,7 +57,8 @@ const inspector: Inspector = {
 };
 
 const storage = new StoragePanel();
-const sidebar = new Sidebar(inspector, storage.el);
+const syncPanel = new SyncPanel(store);
+const sidebar = new Sidebar(inspector, syncPanel.el, storage.el);
 const list = new SessionList(inspector, () => sidebar.appSummaries.length === 0);
 const view = new SessionView(inspector);
 const transfer = new TransferPanel(inspector);

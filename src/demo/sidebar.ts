@@ -22,7 +22,7 @@ export class Sidebar {
 
   constructor(
     private readonly inspector: Inspector,
-    storage: HTMLElement,
+    ...panels: HTMLElement[]
   ) {
     arrowKeys(this.apps, 'a');
     arrowKeys(this.users, 'a');
@@ -31,7 +31,7 @@ export class Sidebar {
       { class: 'sidebar', 'aria-label': 'Apps and users' },
       h('section', { class: 'nav-section' }, h('h2', { class: 'pane-title' }, 'Apps'), this.apps),
       this.usersSection,
-      storage,
+      ...panels,
     );
   }
 

@@ -14,6 +14,8 @@ import { appendManySchema, helloRequestSchema, validate } from '../schema.js';
 import { searchMethods } from '../search/host.js';
 import { DEFAULT_DB_NAME, StoreEngine } from '../store/engine.js';
 import type { IndexedDbSessionService } from '../store/indexeddb-session-service.js';
+import type { SyncBackend } from '../sync/protocol.js';
+import type { SyncStatus } from '../sync/status.js';
 import { checkedBackend } from './checked.js';
 import { guardEndpoint } from './guard.js';
 
@@ -80,6 +82,12 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
   const artifacts = checkedArtifacts(() => artifactEngineFor(current()));
   const search = searchMethods(current);
   const memory = memoryMethods(current);
+  // Sync's engine is loaded with its first start: a worker that never syncs never loads it.
+  let syncing: Promise<SyncBackend> | undefined;
+  const sync = (): Promise<SyncBackend> => {
+    syncing ??= import('../sync/host.js').then(({ syncMethods }) => syncMethods(current));
+    return syncing;
+  };
   const host: HostApi = {
     saveArtifact: (request) => settle(() => artifacts.saveArtifact(request)),
     saveArtifactBlob: (request, name) => settle(() => artifacts.saveArtifactBlob(request, name)),
@@ -97,6 +105,11 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     searchMemory: (request) => settle(() => memory.searchMemory(request)),
     deleteMemory: (request) => settle(() => memory.deleteMemory(request)),
     deleteMemories: (request) => settle(() => memory.deleteMemories(request)),
+    // The status callback arrives as a Comlink proxy of the page's function.
+    startSync: (request, onStatus) =>
+      settle(async () => (await sync()).startSync(request, onStatus as (status: SyncStatus) => Promise<void>)),
+    syncNow: () => settle(async () => (await sync()).syncNow()),
+    stopSync: () => settle(async () => (await syncing)?.stopSync()),
     hello: (request) =>
       settle(async () => {
         engine = engineFor(validate('hello', helloRequestSchema, request));
@@ -123,6 +136,7 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     goodbye: (closeStore) =>
       settle(async () => {
         stopWatching?.();
+        await (await syncing)?.stopSync();
         if (closeStore === true) await engine?.close();
       }),
     whenClosed: () =>

@@ -36,10 +36,11 @@ function refusal(data: unknown, host: object): string | null {
   return fits ? null : 'arguments must be plain values';
 }
 
-/** Arguments that may be a proxied callback, by method: the imports' progress listeners. */
+/** Arguments that may be a proxied callback, by method: the imports' progress listeners, sync's status listener. */
 const CALLBACK_ARGUMENTS: Readonly<Record<string, readonly number[]>> = {
   importSessions: [1],
   importWithArtifacts: [2],
+  startSync: [1],
 };
 
 function deliver(listener: Listener, event: Event): void {

@@ -37,6 +37,11 @@ const upgrades: UpgradeStep[] = [
     db.createObjectStore('memories', { keyPath: ['appName', 'userId', 'sessionId', 'eventId'] });
     db.createObjectStore('memoryVersions', { keyPath: ['appName', 'userId'] });
   },
+  // Sync (src/sync): per session, how much of it is in the server's order; per user, the feed cursor.
+  (db) => {
+    db.createObjectStore('syncSessions', { keyPath: ['appName', 'userId', 'id'] });
+    db.createObjectStore('syncUsers', { keyPath: ['appName', 'userId'] });
+  },
 ];
 
 export const SCHEMA_VERSION = upgrades.length - 1;

@@ -221,6 +221,14 @@ export class StoreEngine implements Backend {
     return this.run(work);
   }
 
+  /**
+   * Tells subscribers about changes committed through `transact` (sync's
+   * writes), as the engine's own writes do.
+   */
+  announce(changes: readonly StoreChange[]): void {
+    if (changes.length > 0) this.emit(changes);
+  }
+
   /** Runs `work` and turns whatever IndexedDB threw into the typed family. */
   private async run<T>(work: (db: Db<StoreSchema>) => Promise<T>): Promise<T> {
     const db = await this.db();

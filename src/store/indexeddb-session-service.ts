@@ -2,6 +2,7 @@ import type { ArtifactEngineOptions } from '../artifacts/engine.js';
 import { ArtifactFront } from '../artifacts/front.js';
 import { inThreadArtifacts } from '../artifacts/in-thread.js';
 import { ChangeFeed, type ChangeFilter, type ChangeListener } from '../changes.js';
+import { SyncHandle, type SyncStartOptions } from '../client/sync-handle.js';
 import type { StoreClosedError } from '../errors.js';
 import { SessionFront } from '../front.js';
 import { checkedBackend } from '../host/checked.js';
@@ -9,6 +10,7 @@ import { MemoryFront } from '../memory/front.js';
 import { memoryMethods } from '../memory/host.js';
 import { type SearchOptions, searchEngineFor } from '../search/engine.js';
 import { searchMethods } from '../search/host.js';
+import type { SyncBackend } from '../sync/protocol.js';
 import { type EngineOptions, StoreEngine } from './engine.js';
 
 export type IndexedDbSessionServiceOptions = EngineOptions & ArtifactEngineOptions & SearchOptions;
@@ -33,6 +35,7 @@ export class IndexedDbSessionService extends SessionFront {
   /** Memory (ADK's memory service): what was added to it, searched like `searchEvents`. */
   readonly memory: MemoryFront;
   private readonly feed: ChangeFeed;
+  private syncBackend: SyncBackend | undefined;
 
   constructor(options: IndexedDbSessionServiceOptions = {}) {
     const engine = new StoreEngine(options);
@@ -67,7 +70,20 @@ export class IndexedDbSessionService extends SessionFront {
     return this.engine.onClose(listener);
   }
 
+  /**
+   * Syncs one user's sessions with a sync server; see README "Sync". For a
+   * conflict callback or your own `fetch`, run `new SyncEngine(store.engine, options)`.
+   */
+  async sync(options: SyncStartOptions): Promise<SyncHandle> {
+    if (!this.syncBackend) {
+      const { syncMethods } = await import('../sync/host.js');
+      this.syncBackend = syncMethods(() => this.engine);
+    }
+    return SyncHandle.start(this.syncBackend, options);
+  }
+
   override async close(): Promise<void> {
+    await this.syncBackend?.stopSync();
     await super.close();
     this.feed.close();
   }

@@ -7,6 +7,7 @@
 import type { ArtifactKey, ArtifactRecord } from '../artifacts/records.js';
 import type { MemoryKey, MemoryRecord, MemoryVersionRecord } from '../memory/records.js';
 import type { SearchShardKey, SearchShardRecord } from '../search/records.js';
+import type { SyncMark, SyncUser } from '../sync/records.js';
 import type { Event } from '../types.js';
 
 export interface SessionRecord {
@@ -68,6 +69,8 @@ export type StoreSchema = {
   searchShards: { key: SearchShardKey; value: SearchShardRecord; indexes: Record<never, never> };
   memories: { key: MemoryKey; value: MemoryRecord; indexes: Record<never, never> };
   memoryVersions: { key: [string, string]; value: MemoryVersionRecord; indexes: Record<never, never> };
+  syncSessions: { key: [string, string, string]; value: SyncMark; indexes: Record<never, never> };
+  syncUsers: { key: [string, string]; value: SyncUser; indexes: Record<never, never> };
 };
 
 export type StoreName =
@@ -78,6 +81,8 @@ export type StoreName =
   | 'artifacts'
   | 'searchShards'
   | 'memories'
-  | 'memoryVersions';
+  | 'memoryVersions'
+  | 'syncSessions'
+  | 'syncUsers';
 /** The session stores. Not `artifacts`: a long Blob write there must not hold up session reads. */
 export const ALL_STORES: StoreName[] = ['sessions', 'events', 'appState', 'userState'];

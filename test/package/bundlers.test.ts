@@ -121,8 +121,10 @@ describe('the page bundle (vite build)', () => {
     const worker = gz(chunks.find((f) => f.startsWith('store-')) as string);
     console.info(`page ${page} B gzip (${[...loaded].join(', ')}), worker ${worker} B gzip`);
     expect(page).toBeLessThan(12_000);
-    // The worker holds search (MiniSearch, 6.5 KB of it) and memory: 36.6 KB when they came in.
-    expect(worker).toBeLessThan(38_000);
+    // The worker holds search (MiniSearch, 6.5 KB of it) and memory, about 11 KB gzip, and sync's engine,
+    // about 6 KB: loaded on first use where the app's bundler splits worker chunks, inlined where it
+    // builds the worker as one file (Vite's default). 26 KB without them.
+    expect(worker).toBeLessThan(45_000);
   });
 });
 

@@ -1,0 +1,193 @@
+/**
+ * `npm run bench:sync [-- --quick] [-- --storage libsql|postgres|both]`: the sync
+ * server as a real process, devices in this process (in-thread stores over
+ * fake-indexeddb: the figures are the protocol's and the server's, not a
+ * browser's IndexedDB).
+ *   1. initial sync: a fresh device pulls S sessions x E events (time, bytes, server CPU);
+ *   2. latency: device A appends, device B (live, SSE poke then pull) has it;
+ *   3. load: D devices each append to their own session and sync, K rounds.
+ */
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { IndexedDbSessionService, SyncEngine } from '../../src/index.js';
+import { postgresBin, startPostgres } from '../../test/sync/postgres.js';
+import { type ServerProcess, startServer, TOKENS } from '../../test/sync/server-process.js';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const flag = (name: string, fallback: string): string => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? (args[i + 1] ?? fallback) : fallback;
+};
+const SESSIONS = Number(flag('sessions', quick ? '20' : '1000'));
+const EVENTS = Number(flag('events', quick ? '20' : '100'));
+const DEVICES = Number(flag('devices', '20'));
+const ROUNDS = Number(flag('rounds', quick ? '3' : '10'));
+const storage = flag('storage', 'both');
+
+let dbs = 0;
+function device(url: string, appName: string, live = false) {
+  const store = new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: `bench-${++dbs}` });
+  const sync = new SyncEngine(store.engine, {
+    url,
+    token: TOKENS.model,
+    appName,
+    userId: 'model',
+    live,
+    pushDelayMs: 0,
+    retry: { minMs: 100, maxMs: 1000 },
+  });
+  return { store, sync };
+}
+
+const event = (i: number, text: string) => ({
+  id: `e-${i}-${Math.random().toString(36).slice(2, 10)}`,
+  invocationId: `inv-${Math.floor(i / 4)}`,
+  author: i % 2 ? 'model' : 'user',
+  timestamp: Date.now(),
+  content: { role: i % 2 ? 'model' : 'user', parts: [{ text }] },
+  actions: { stateDelta: { turn: i } },
+});
+
+async function seed(server: ServerProcess, appName: string): Promise<void> {
+  const base = `${server.url}/v1/apps/${appName}/users/model`;
+  const headers = { authorization: `Bearer ${TOKENS.model}` };
+  const text = 'a message of about the length people write in a chat, give or take a few words here and there.';
+  let next = 0;
+  const one = async (s: number) => {
+    await fetch(`${base}/sessions`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ sessionId: `s${s}`, state: { n: s } }),
+    });
+    const events = Array.from({ length: EVENTS }, (_, i) => event(i, text));
+    const r = await fetch(`${base}/sessions/s${s}/events`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ after: 0, events }),
+    });
+    if (r.status !== 200) throw new Error(`seed push: ${r.status} ${await r.text()}`);
+  };
+  const workers = Array.from({ length: 8 }, async () => {
+    for (let s = next++; s < SESSIONS; s = next++) await one(s);
+  });
+  await Promise.all(workers);
+}
+
+async function initialSync(server: ServerProcess, label: string) {
+  const appName = `initial-${Date.now()}`;
+  const seeded = performance.now();
+  await seed(server, appName);
+  const seedMs = performance.now() - seeded;
+  const d = device(server.url, appName);
+  const cpu = server.cpuMs();
+  const started = performance.now();
+  const status = await d.sync.syncNow();
+  const ms = performance.now() - started;
+  if (status.lastError) throw new Error(status.lastError.message);
+  const { sessions } = await d.store.listSessions({ appName, userId: 'model' });
+  const check = await d.store.getSession({ appName, userId: 'model', sessionId: 's0' });
+  if (sessions.length !== SESSIONS || check?.events.length !== EVENTS) throw new Error('initial sync incomplete');
+  console.log(
+    `${label} initial sync ${SESSIONS} x ${EVENTS}: ${(ms / 1000).toFixed(2)} s, ${(d.sync.transport.bytes.received / 1e6).toFixed(1)} MB received, server CPU ${(server.cpuMs() - cpu) / 1000} s (seeding took ${(seedMs / 1000).toFixed(1)} s)`,
+  );
+  await d.store.close();
+}
+
+async function latency(server: ServerProcess, label: string) {
+  const appName = `latency-${Date.now()}`;
+  const a = device(server.url, appName);
+  const b = device(server.url, appName, true);
+  const session = await a.store.createSession({ appName, userId: 'model', sessionId: 'chat' });
+  a.sync.start();
+  b.sync.start();
+  await a.sync.syncNow();
+  await b.sync.syncNow();
+  const samples: number[] = [];
+  for (let i = 0; i < (quick ? 10 : 50); i++) {
+    const e = event(i, `ping ${i}`);
+    const arrived = new Promise<void>((resolve) => {
+      const stop = b.store.subscribe({ appName, sessionId: 'chat' }, (change) => {
+        if (change.eventIds.includes(e.id)) {
+          stop();
+          resolve();
+        }
+      });
+    });
+    const t = performance.now();
+    await a.store.appendEvent({ session, event: e });
+    await arrived;
+    samples.push(performance.now() - t);
+  }
+  samples.sort((x, y) => x - y);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]?.toFixed(1);
+  console.log(
+    `${label} latency append on A -> stored on B: median ${at(0.5)} ms, p95 ${at(0.95)} ms (${samples.length} samples)`,
+  );
+  await a.sync.stop();
+  await b.sync.stop();
+  await a.store.close();
+  await b.store.close();
+}
+
+async function load(server: ServerProcess, label: string) {
+  const appName = `load-${Date.now()}`;
+  const devices = Array.from({ length: DEVICES }, () => device(server.url, appName));
+  const sessions = await Promise.all(
+    devices.map((d, i) => d.store.createSession({ appName, userId: 'model', sessionId: `dev-${i}` })),
+  );
+  const cpu = server.cpuMs();
+  const started = performance.now();
+  let events = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    await Promise.all(
+      devices.map(async (d, i) => {
+        for (let k = 0; k < 5; k++)
+          await d.store.appendEvent({ session: sessions[i] as never, event: event(k, `r${round}`) });
+        const status = await d.sync.syncNow();
+        if (status.lastError) throw new Error(status.lastError.message);
+      }),
+    );
+    events += DEVICES * 5;
+  }
+  const ms = performance.now() - started;
+  // Every device ends with every device's session.
+  await Promise.all(devices.map((d) => d.sync.syncNow()));
+  const { sessions: seen } = await (devices[0] as ReturnType<typeof device>).store.listSessions({
+    appName,
+    userId: 'model',
+  });
+  if (seen.length !== DEVICES) throw new Error(`load: ${seen.length} sessions on a device, not ${DEVICES}`);
+  console.log(
+    `${label} load ${DEVICES} devices x ${ROUNDS} rounds (5 events + a sync each): ${(ms / 1000).toFixed(2)} s, ${Math.round((events / ms) * 1000)} events/s pushed and pulled by all, server CPU ${(server.cpuMs() - cpu) / 1000} s`,
+  );
+  for (const d of devices) await d.store.close();
+}
+
+async function suite(label: string, env: Record<string, string>) {
+  const server = await startServer(env);
+  try {
+    await initialSync(server, label);
+    await latency(server, label);
+    await load(server, label);
+  } catch (error) {
+    console.error(server.output().slice(-3000));
+    throw error;
+  } finally {
+    await server.stop();
+  }
+}
+
+if (storage === 'libsql' || storage === 'both') await suite('libsql  ', {});
+if (storage === 'postgres' || storage === 'both') {
+  const bin = postgresBin();
+  if (!bin) console.error('Postgres is not installed: its figures are missing (apt-get install -y postgresql)');
+  else {
+    const pg = await startPostgres(bin);
+    try {
+      await suite('postgres', { DATABASE_URL: pg.url });
+    } finally {
+      pg.stop();
+    }
+  }
+}
+process.exit(0);

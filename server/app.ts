@@ -1,0 +1,192 @@
+/**
+ * The sync server's HTTP face (Hono). Every route is under a user's path and
+ * answers only to a bearer token the app's `authenticate` maps to that user
+ * (and app, when it names one). Bodies are size-capped before they are read and
+ * validated before anything is stored; errors answer `{ error, message }`.
+ */
+
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { streamSSE } from 'hono/streaming';
+import { InvalidInputError } from '../src/errors.js';
+import { validate } from '../src/schema.js';
+import { createBodySchema, type ErrorAnswer, MAX_PULL_CHANGES, pushBodySchema } from '../src/sync/wire.js';
+import type { Event } from '../src/types.js';
+import type { UserKey } from './log.js';
+import type { SyncService } from './sync-service.js';
+
+/** Whom a token may act for: one user, of one app or (without `appName`) of any. */
+export interface Principal {
+  userId: string;
+  appName?: string;
+}
+
+/** Checks a bearer token; `undefined` refuses it. */
+export type Authenticate = (token: string) => Principal | undefined | Promise<Principal | undefined>;
+
+export interface SyncAppOptions {
+  service: SyncService;
+  authenticate: Authenticate;
+  /** Largest request body accepted, in bytes. Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** How often an idle change stream sends a keep-alive comment. Default 15 s. */
+  keepAliveMs?: number;
+  /**
+   * Origins whose pages may call the server (CORS). Default any: requests
+   * carry a bearer token, never cookies, so another site's page has nothing to borrow.
+   */
+  corsOrigins?: string[];
+}
+
+type Env = { Variables: { user: UserKey } };
+
+const fail = (c: Context, status: 400 | 401 | 403 | 404 | 409 | 413, error: ErrorAnswer['error'], message: string) =>
+  c.json({ error, message } satisfies ErrorAnswer, status);
+
+export function createSyncApp(options: SyncAppOptions): Hono<Env> {
+  const { service, authenticate } = options;
+  const maxSize = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const keepAliveMs = options.keepAliveMs ?? 15_000;
+  const app = new Hono<Env>();
+  app.use(
+    '*',
+    cors({
+      origin: options.corsOrigins ?? '*',
+      allowHeaders: ['authorization', 'content-type'],
+      allowMethods: ['GET', 'POST', 'DELETE'],
+      maxAge: 600,
+    }),
+  );
+
+  app.get('/v1/health', (c) => c.json({ ok: true }));
+
+  const scoped = new Hono<Env>();
+  scoped.use('*', async (c, next) => {
+    const header = c.req.header('authorization') ?? '';
+    const token = /^Bearer (.+)$/i.exec(header)?.[1];
+    const principal = token === undefined ? undefined : await authenticate(token);
+    if (!principal) return fail(c, 401, 'unauthorized', 'a valid bearer token is required');
+    const appName = c.req.param('app') as string;
+    const userId = c.req.param('user') as string;
+    if (principal.userId !== userId || (principal.appName !== undefined && principal.appName !== appName)) {
+      return fail(c, 403, 'forbidden', 'this token may not act for that app and user');
+    }
+    c.set('user', { appName, userId });
+    return next();
+  });
+  scoped.use(
+    '*',
+    bodyLimit({ maxSize, onError: (c) => fail(c, 413, 'too-large', `request bodies are limited to ${maxSize} bytes`) }),
+  );
+
+  scoped.post('/sessions', async (c) => {
+    const body = await jsonBody(c);
+    if (body instanceof Response) return body;
+    const checked = checkBody(c, () => validate('create session', createBodySchema, body));
+    if (checked instanceof Response) return checked;
+    const state = (body as { state?: Record<string, unknown> }).state ?? {};
+    const outcome = await service.create(c.get('user'), checked.sessionId, state);
+    if (outcome === 'exists') return fail(c, 409, 'exists', `session ${checked.sessionId} already exists`);
+    return c.json({ sessionId: checked.sessionId }, 201);
+  });
+
+  scoped.delete('/sessions/:session', async (c) => {
+    await service.remove(c.get('user'), c.req.param('session'));
+    return c.body(null, 204);
+  });
+
+  scoped.post('/sessions/:session/events', async (c) => {
+    const body = await jsonBody(c);
+    if (body instanceof Response) return body;
+    const checked = checkBody(c, () => validate('push events', pushBodySchema, body));
+    if (checked instanceof Response) return checked;
+    // The events as sent, not zod's copies: those would have lost any `__proto__` key.
+    const events = (body as { events: Event[] }).events;
+    const sessionId = c.req.param('session');
+    const result = await service.push(c.get('user'), sessionId, checked.after, events);
+    switch (result.status) {
+      case 'accepted':
+        return c.json({ head: result.head, placed: result.placed });
+      case 'conflict':
+        return c.json({ head: result.head, events: result.events }, 409);
+      case 'ahead':
+        return fail(
+          c,
+          400,
+          'invalid',
+          `push events: after is ${checked.after}, past the session's head ${result.head}`,
+        );
+      default:
+        return fail(c, 404, 'not-found', `session ${sessionId} does not exist`);
+    }
+  });
+
+  scoped.get('/changes', async (c) => {
+    const after = Number(c.req.query('after') ?? '0');
+    const limit = Math.min(Number(c.req.query('limit') ?? MAX_PULL_CHANGES), MAX_PULL_CHANGES);
+    if (!Number.isSafeInteger(after) || after < 0 || !Number.isSafeInteger(limit) || limit < 1) {
+      return fail(c, 400, 'invalid', 'changes: after must be a cursor (an integer >= 0), limit an integer >= 1');
+    }
+    return c.json(await service.pull(c.get('user'), after, limit));
+  });
+
+  /** Server-sent events: a `poke` with the newest cursor after each change, and one at once. */
+  scoped.get('/stream', (c) => {
+    const user = c.get('user');
+    return streamSSE(c, async (stream) => {
+      let wake: (() => void) | undefined;
+      let latest = await service.cursor(user);
+      let sent = -1;
+      const stop = service.subscribe(user, (cursor) => {
+        latest = Math.max(latest, cursor);
+        wake?.();
+      });
+      stream.onAbort(() => {
+        stop();
+        wake?.();
+      });
+      try {
+        while (!stream.aborted) {
+          if (latest !== sent) {
+            sent = latest;
+            await stream.writeSSE({ event: 'poke', data: JSON.stringify({ cursor: latest }) });
+          }
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            setTimeout(resolve, keepAliveMs);
+          });
+          wake = undefined;
+          if (latest === sent && !stream.aborted) await stream.write(': keep-alive\n\n');
+        }
+      } finally {
+        stop();
+      }
+    });
+  });
+
+  app.route('/v1/apps/:app/users/:user', scoped);
+  app.onError((error, c) => {
+    console.error(error);
+    return c.json({ error: 'internal', message: 'the server failed; try again' } satisfies ErrorAnswer, 500);
+  });
+  return app;
+}
+
+async function jsonBody(c: Context): Promise<unknown> {
+  try {
+    return JSON.parse(await c.req.text());
+  } catch {
+    return fail(c, 400, 'invalid', 'the request body must be JSON');
+  }
+}
+
+function checkBody<T>(c: Context, check: () => T): T | Response {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof InvalidInputError) return fail(c, 400, 'invalid', error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * The change log's queries. Every caller holds the user's lock (see
+ * SyncService), which is what keeps `seq` dense and a session's `pos` gapless.
+ */
+
+import type { Change, Positioned } from '../src/sync/wire.js';
+import type { Event } from '../src/types.js';
+import type { Sql } from './database.js';
+
+export interface UserKey {
+  appName: string;
+  userId: string;
+}
+
+/** The latest row of a session's current incarnation: its head position and timestamp. */
+export interface Head {
+  /** `seq` of the incarnation's `created` row. */
+  since: number;
+  pos: number;
+  ts: number;
+}
+
+export interface NewRow {
+  kind: 'created' | 'event' | 'deleted';
+  sessionId: string;
+  pos: number;
+  eventId: string | null;
+  ts: number;
+  data: unknown;
+}
+
+const num = (v: unknown): number => Number(v);
+
+export class ChangeLog {
+  constructor(private readonly sql: Sql) {}
+
+  /** `undefined` when the session does not exist (never created, or deleted last). */
+  async head({ appName, userId }: UserKey, sessionId: string): Promise<Head | undefined> {
+    const [last] = await this.sql(
+      'SELECT seq, kind, pos, ts FROM sync_changes WHERE app_name = ? AND user_id = ? AND session_id = ? ORDER BY seq DESC LIMIT 1',
+      [appName, userId, sessionId],
+    );
+    if (!last || last.kind === 'deleted') return undefined;
+    const [created] = await this.sql(
+      "SELECT max(seq) AS since FROM sync_changes WHERE app_name = ? AND user_id = ? AND session_id = ? AND kind = 'created'",
+      [appName, userId, sessionId],
+    );
+    return { since: num(created?.since), pos: num(last.pos), ts: num(last.ts) };
+  }
+
+  /** The current incarnation's events after position `after`, in order. */
+  async eventsAfter({ appName, userId }: UserKey, sessionId: string, head: Head, after: number): Promise<Positioned[]> {
+    const rows = await this.sql(
+      "SELECT pos, data FROM sync_changes WHERE app_name = ? AND user_id = ? AND session_id = ? AND kind = 'event' AND seq > ? AND pos > ? ORDER BY seq",
+      [appName, userId, sessionId, head.since, after],
+    );
+    return rows.map((r) => ({ pos: num(r.pos), event: JSON.parse(String(r.data)) as Event }));
+  }
+
+  /** Where each of `ids` already stands in the current incarnation. */
+  async placed(
+    { appName, userId }: UserKey,
+    sessionId: string,
+    head: Head,
+    ids: string[],
+  ): Promise<Map<string, { pos: number; ts: number }>> {
+    const found = new Map<string, { pos: number; ts: number }>();
+    for (let i = 0; i < ids.length; i += 200) {
+      const chunk = ids.slice(i, i + 200);
+      const rows = await this.sql(
+        `SELECT event_id, pos, ts FROM sync_changes WHERE app_name = ? AND user_id = ? AND session_id = ? AND kind = 'event' AND seq > ? AND event_id IN (${chunk.map(() => '?').join(', ')})`,
+        [appName, userId, sessionId, head.since, ...chunk],
+      );
+      for (const r of rows) found.set(String(r.event_id), { pos: num(r.pos), ts: num(r.ts) });
+    }
+    return found;
+  }
+
+  /** Appends `rows` with the next sequence numbers, in one statement; resolves with the last. */
+  async append({ appName, userId }: UserKey, rows: NewRow[]): Promise<number> {
+    const [top] = await this.sql('SELECT max(seq) AS seq FROM sync_changes WHERE app_name = ? AND user_id = ?', [
+      appName,
+      userId,
+    ]);
+    let seq = num(top?.seq ?? 0);
+    for (let i = 0; i < rows.length; i += 100) {
+      const chunk = rows.slice(i, i + 100);
+      const params: unknown[] = [];
+      for (const r of chunk) {
+        seq += 1;
+        params.push(appName, userId, seq, r.kind, r.sessionId, r.pos, r.eventId, r.ts, JSON.stringify(r.data));
+      }
+      await this.sql(
+        `INSERT INTO sync_changes (app_name, user_id, seq, kind, session_id, pos, event_id, ts, data) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        params,
+      );
+    }
+    return seq;
+  }
+
+  async changes({ appName, userId }: UserKey, after: number, limit: number): Promise<Change[]> {
+    const rows = await this.sql(
+      'SELECT seq, kind, session_id, pos, data FROM sync_changes WHERE app_name = ? AND user_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+      [appName, userId, after, limit],
+    );
+    return rows.map((r): Change => {
+      const seq = num(r.seq);
+      const sessionId = String(r.session_id);
+      if (r.kind === 'event') {
+        return { seq, type: 'event', sessionId, pos: num(r.pos), event: JSON.parse(String(r.data)) as Event };
+      }
+      if (r.kind === 'created') {
+        return { seq, type: 'created', sessionId, state: JSON.parse(String(r.data)) as Record<string, unknown> };
+      }
+      return { seq, type: 'deleted', sessionId };
+    });
+  }
+
+  async cursor({ appName, userId }: UserKey): Promise<number> {
+    const [top] = await this.sql('SELECT max(seq) AS seq FROM sync_changes WHERE app_name = ? AND user_id = ?', [
+      appName,
+      userId,
+    ]);
+    return num(top?.seq ?? 0);
+  }
+
+  /** Ids of the sessions the log holds as existing. */
+  async liveSessions({ appName, userId }: UserKey): Promise<Set<string>> {
+    const rows = await this.sql(
+      'SELECT c.session_id, c.kind FROM sync_changes c WHERE c.app_name = ? AND c.user_id = ? AND c.kind <> ? AND c.seq = (SELECT max(d.seq) FROM sync_changes d WHERE d.app_name = c.app_name AND d.user_id = c.user_id AND d.session_id = c.session_id)',
+      [appName, userId, 'x'],
+    );
+    return new Set(rows.filter((r) => r.kind !== 'deleted').map((r) => String(r.session_id)));
+  }
+
+  /** The shared state scopes ADK holds, unprefixed; `{}` when absent. */
+  async sharedState({
+    appName,
+    userId,
+  }: UserKey): Promise<{ app: Record<string, unknown>; user: Record<string, unknown> }> {
+    const [app] = await this.sql('SELECT state FROM app_states WHERE app_name = ?', [appName]);
+    const [user] = await this.sql('SELECT state FROM user_states WHERE app_name = ? AND user_id = ?', [
+      appName,
+      userId,
+    ]);
+    return { app: jsonColumn(app?.state), user: jsonColumn(user?.state) };
+  }
+}
+
+/** A JSON column: text on libsql, already parsed on Postgres. */
+function jsonColumn(value: unknown): Record<string, unknown> {
+  if (value === undefined || value === null) return {};
+  const parsed = typeof value === 'string' ? JSON.parse(value) : value;
+  return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+}

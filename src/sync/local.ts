@@ -1,0 +1,439 @@
+/**
+ * Sync's transactions on the device's database. Each one re-reads what it
+ * depends on and writes the session, its events, the shared scopes and the
+ * sync mark together, so a crash at any point leaves either the old or the new
+ * state: never half of a pull or an acknowledgement.
+ */
+import { newId } from '../ids.js';
+import { setOwn } from '../json.js';
+import type { StoreChange } from '../protocol.js';
+import { APP_PREFIX, applyDelta, splitDelta, USER_PREFIX } from '../state.js';
+import { bound, type Db, handled, type Tx } from '../store/idb/index.js';
+import type { AppRecord, EventRecord, SessionRecord, StoreName, StoreSchema, UserRecord } from '../store/records.js';
+import type { Event } from '../types.js';
+import type { SyncMark, SyncUser } from './records.js';
+import type { Placed, Positioned } from './wire.js';
+
+export interface UserKey {
+  appName: string;
+  userId: string;
+}
+
+type Key = [string, string, string];
+type SyncTx = Tx<StoreSchema, StoreName>;
+
+const ignore = (): void => {};
+const userRange = ({ appName, userId }: UserKey) => bound([appName, userId], [appName, userId, []]);
+const eventsFrom = (uid: string, seq: number) => bound([uid, seq], [uid, Number.POSITIVE_INFINITY]);
+const clone = <T>(value: T): T => structuredClone(value);
+
+/** What the device has not pushed, found by comparing sessions with their marks. */
+export interface PendingScan {
+  /** Sessions the server has not seen (no mark, or a mark of an earlier incarnation). */
+  creates: SessionRecord[];
+  /** Marks whose incarnation is gone: its deletion is not pushed. */
+  deletes: SyncMark[];
+  /** Sessions with events past their mark. */
+  appends: { record: SessionRecord; mark: SyncMark }[];
+  /** Pending events per session id. */
+  counts: Map<string, number>;
+  cursor: SyncUser | undefined;
+}
+
+export async function scanPending(db: Db<StoreSchema>, user: UserKey): Promise<PendingScan> {
+  const tx = db.transaction(['sessions', 'syncSessions', 'syncUsers'], 'readonly');
+  const [records, marks, cursor] = await Promise.all([
+    tx.objectStore('sessions').getAll(userRange(user)),
+    tx.objectStore('syncSessions').getAll(userRange(user)),
+    tx.objectStore('syncUsers').get([user.appName, user.userId]),
+  ]);
+  const markOf = new Map(marks.map((m) => [m.id, m]));
+  const recordOf = new Map(records.map((r) => [r.id, r]));
+  const scan: PendingScan = { creates: [], deletes: [], appends: [], counts: new Map(), cursor };
+  for (const m of marks) if (recordOf.get(m.id)?.uid !== m.uid) scan.deletes.push(m);
+  for (const r of records) {
+    const m = markOf.get(r.id);
+    if (m?.uid !== r.uid) {
+      scan.creates.push(r);
+      scan.counts.set(r.id, r.nextSeq + 1);
+    } else if (r.nextSeq > m.syncedNext || m.awaitingCreated) {
+      scan.appends.push({ record: r, mark: m });
+      scan.counts.set(r.id, r.nextSeq - m.syncedNext);
+    }
+  }
+  return scan;
+}
+
+/** The session's pending events in order, at most `limit`, and the mark they are pending against. */
+export async function readPending(
+  db: Db<StoreSchema>,
+  key: Key,
+  limit: number,
+): Promise<{ mark: SyncMark; events: Event[] } | undefined> {
+  const tx = db.transaction(['sessions', 'events', 'syncSessions'], 'readonly');
+  const [record, mark] = await Promise.all([
+    tx.objectStore('sessions').get(key),
+    tx.objectStore('syncSessions').get(key),
+  ]);
+  if (!record || !mark || mark.uid !== record.uid) return undefined;
+  const events = await tx.objectStore('events').getAll(eventsFrom(record.uid, mark.syncedNext), limit);
+  return { mark, events: events.map((e) => e.event) };
+}
+
+/** What to do with pending events that the server's newer events overtook. */
+export type Decision = 'rebase' | 'fork' | 'drop';
+
+export interface Integration {
+  /** The server's answer to a push of this session's first pending events. */
+  placed?: Placed[];
+  /** The server's events past the mark's position (earlier ones are ignored: a repeated delivery). */
+  incoming?: Positioned[];
+  decision?: Decision;
+}
+
+export interface Integrated {
+  changes: StoreChange[];
+  /** Pending events were overtaken by the server's (what `decision` applied to). */
+  conflicted: boolean;
+  /** The incoming events did not continue the mark's position: pull again from the stored cursor. */
+  gap: boolean;
+}
+
+/**
+ * Brings the server's answer into the session: acknowledged events join the
+ * synced prefix with the server's timestamps; incoming events go after the
+ * prefix, and the pending events that remain after them (whole: their
+ * invocation blocks are never split). Session state is the fold of that order.
+ */
+export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration): Promise<Integrated> {
+  const tx = db.transaction(['sessions', 'events', 'appState', 'userState', 'syncSessions'], 'readwrite');
+  const done: Integrated = { changes: [], conflicted: false, gap: false };
+  const [record, stored] = await Promise.all([
+    tx.objectStore('sessions').get(key),
+    tx.objectStore('syncSessions').get(key),
+  ]);
+  if (!stored) {
+    await tx.done;
+    return done;
+  }
+  const mark = clone(stored);
+  const marks = tx.objectStore('syncSessions');
+  const lastIncoming = work.incoming?.at(-1)?.pos ?? 0;
+  if (!record || record.uid !== mark.uid) {
+    // Deleted here, deletion not yet pushed: the server's events of it are moot.
+    if (lastIncoming > mark.serverPos) marks.put({ ...mark, serverPos: lastIncoming }).catch(ignore);
+    await tx.done;
+    return done;
+  }
+  const events = tx.objectStore('events');
+  let pending = await events.getAll(eventsFrom(record.uid, mark.syncedNext));
+  const pendingBefore = pending.length;
+
+  for (const p of work.placed ?? []) {
+    if (p.pos <= mark.serverPos) continue;
+    const head = pending[0];
+    if (p.pos !== mark.serverPos + 1 || !head || head.id !== p.id) break;
+    const event = { ...head.event, timestamp: p.timestamp };
+    events.put({ ...head, timestamp: p.timestamp, event }).catch(ignore);
+    applyDelta(mark.syncedState, splitDelta(event.actions?.stateDelta).session);
+    mark.syncedNext = head.seq + 1;
+    mark.serverPos = p.pos;
+    pending = pending.slice(1);
+  }
+
+  const incoming = (work.incoming ?? []).filter((e) => e.pos > mark.serverPos);
+  if (incoming.some((e, i) => e.pos !== mark.serverPos + 1 + i)) {
+    done.gap = true;
+    marks.put(mark).catch(ignore);
+    await tx.done;
+    return done;
+  }
+  if (incoming.length === 0) {
+    marks.put(mark).catch(ignore);
+    await tx.done;
+    return done;
+  }
+
+  // Pending events the server already holds were pushed before and their answer lost.
+  const arrived = new Set(incoming.map((e) => e.event.id));
+  let rest = pending.filter((e) => !arrived.has(e.id));
+  done.conflicted = rest.length > 0;
+  const decision = done.conflicted ? (work.decision ?? 'rebase') : 'rebase';
+  const forked = decision === 'fork' ? rest : [];
+  const forkState = clone(mark.syncedState);
+  if (decision !== 'rebase') rest = [];
+
+  events.delete(eventsFrom(record.uid, mark.syncedNext)).catch(ignore);
+  const shared = sharedRecords(tx, key);
+  const [app, user] = [await shared.app, await shared.user];
+  let seq = mark.syncedNext;
+  const updated: SessionRecord = { ...record, state: {} };
+  for (const { event } of incoming) {
+    events.put({ uid: record.uid, seq, id: event.id, timestamp: event.timestamp, event }).catch(ignore);
+    seq += 1;
+    const scoped = splitDelta(event.actions?.stateDelta);
+    applyDelta(mark.syncedState, scoped.session);
+    applyDelta(app.state, scoped.app);
+    applyDelta(user.state, scoped.user);
+    updated.lastUpdateTime = Math.max(updated.lastUpdateTime, event.timestamp);
+  }
+  mark.syncedNext = seq;
+  mark.serverPos = incoming.at(-1)?.pos ?? mark.serverPos;
+  updated.state = clone(mark.syncedState);
+  for (const e of rest) {
+    events.put({ ...e, seq }).catch(ignore);
+    seq += 1;
+    const scoped = splitDelta(e.event.actions?.stateDelta);
+    applyDelta(updated.state, scoped.session);
+    // Pushed later, a pending write lands after the server's: it wins here too.
+    applyDelta(app.state, scoped.app);
+    applyDelta(user.state, scoped.user);
+  }
+  updated.nextSeq = seq;
+  updated.eventCount = record.eventCount - pendingBefore + incoming.length + rest.length;
+  updated.revision = record.revision + 1;
+  tx.objectStore('sessions').put(updated).catch(ignore);
+  marks.put(mark).catch(ignore);
+  if (forked.length > 0) {
+    const fork = forkOf(record, forked, forkState);
+    const taken = await tx.objectStore('sessions').getKey([fork.record.appName, fork.record.userId, fork.record.id]);
+    if (taken === undefined) {
+      tx.objectStore('sessions').add(fork.record).catch(ignore);
+      for (const e of fork.events) events.put(e).catch(ignore);
+      app.sessionCount += 1;
+      user.sessionCount += 1;
+      done.changes.push(change('created', fork.record, []));
+    }
+  }
+  tx.objectStore('appState').put(app).catch(ignore);
+  tx.objectStore('userState').put(user).catch(ignore);
+  await tx.done;
+  done.changes.unshift(
+    change(
+      'appended',
+      updated,
+      incoming.map((e) => e.event.id),
+    ),
+  );
+  return done;
+}
+
+/** The id a fork of `record` gets: derived from its first forked event, so a retried fork is not made twice. */
+export const forkId = (sessionId: string, firstEventId: string): string => `${sessionId}~fork~${firstEventId}`;
+
+function forkOf(record: SessionRecord, forked: EventRecord[], state: Record<string, unknown>) {
+  const uid = newId();
+  const first = forked[0] as EventRecord;
+  const fork: SessionRecord = {
+    ...record,
+    id: forkId(record.id, first.id),
+    uid,
+    state: clone(state),
+    revision: forked.length,
+    nextSeq: forked.length,
+    eventCount: forked.length,
+    lastUpdateTime: forked.at(-1)?.timestamp ?? record.lastUpdateTime,
+  };
+  const events = forked.map((e, i) => ({ ...e, uid, seq: i }));
+  for (const e of forked) applyDelta(fork.state, splitDelta(e.event.actions?.stateDelta).session);
+  return { record: fork, events };
+}
+
+function sharedRecords(tx: SyncTx, [appName, userId]: Key) {
+  const app = handled(tx.objectStore('appState').get(appName)).then(
+    (r): AppRecord => r ?? { appName, state: {}, sessionCount: 0 },
+  );
+  const user = handled(tx.objectStore('userState').get([appName, userId])).then(
+    (r): UserRecord => r ?? { appName, userId, state: {}, sessionCount: 0 },
+  );
+  return { app, user };
+}
+
+function change(type: StoreChange['type'], record: SessionRecord, eventIds: string[]): StoreChange {
+  return {
+    type,
+    appName: record.appName,
+    userId: record.userId,
+    sessionId: record.id,
+    revision: record.revision,
+    lastUpdateTime: record.lastUpdateTime,
+    eventIds,
+    scopes: { app: true, user: true },
+  };
+}
+
+/**
+ * A `created` change from the server. A session the device lacks is created
+ * with the server's state; one it has without a mark (made here offline under
+ * the same id, or created here and pushed with its answer lost) is adopted:
+ * its events become pending behind the server's.
+ */
+export async function adoptCreated(
+  db: Db<StoreSchema>,
+  key: Key,
+  state: Record<string, unknown>,
+): Promise<StoreChange[]> {
+  const tx = db.transaction(['sessions', 'events', 'appState', 'userState', 'syncSessions'], 'readwrite');
+  const [record, mark] = await Promise.all([
+    tx.objectStore('sessions').get(key),
+    tx.objectStore('syncSessions').get(key),
+  ]);
+  const scoped = splitDelta(clone(state));
+  const changes: StoreChange[] = [];
+  if (!record) {
+    if (mark) {
+      // Deleted here after an earlier incarnation: the deletion goes first; this creation comes back after it.
+      await tx.done;
+      return changes;
+    }
+    const shared = sharedRecords(tx, key);
+    const [app, user] = [await shared.app, await shared.user];
+    const now = Date.now();
+    const created: SessionRecord = {
+      appName: key[0],
+      userId: key[1],
+      id: key[2],
+      uid: newId(),
+      state: clone(scoped.session),
+      createTime: now,
+      lastUpdateTime: now,
+      revision: 0,
+      nextSeq: 0,
+      eventCount: 0,
+    };
+    applyDelta(app.state, scoped.app);
+    applyDelta(user.state, scoped.user);
+    app.sessionCount += 1;
+    user.sessionCount += 1;
+    tx.objectStore('sessions').add(created).catch(ignore);
+    tx.objectStore('appState').put(app).catch(ignore);
+    tx.objectStore('userState').put(user).catch(ignore);
+    tx.objectStore('syncSessions')
+      .put({ ...userOf(key), id: key[2], uid: created.uid, syncedNext: 0, serverPos: 0, syncedState: scoped.session })
+      .catch(ignore);
+    changes.push(change('created', created, []));
+  } else if (!mark || mark.uid !== record.uid || mark.serverPos === 0 || mark.awaitingCreated) {
+    if (mark && mark.uid !== record.uid) {
+      // The mark's incarnation awaits its deletion's push; this one is then a creation of its own.
+      await tx.done;
+      return changes;
+    }
+    const all = await tx.objectStore('events').getAll(eventsFrom(record.uid, 0));
+    const state = clone(scoped.session);
+    for (const e of all) applyDelta(state, splitDelta(e.event.actions?.stateDelta).session);
+    // Its own creation coming back changes nothing: the app's session objects must not turn stale for it.
+    if (JSON.stringify(state) !== JSON.stringify(record.state)) {
+      const updated: SessionRecord = { ...record, state, revision: record.revision + 1 };
+      tx.objectStore('sessions').put(updated).catch(ignore);
+      changes.push(change('appended', updated, []));
+    }
+    tx.objectStore('syncSessions')
+      .put({ ...userOf(key), id: key[2], uid: record.uid, syncedNext: 0, serverPos: 0, syncedState: scoped.session })
+      .catch(ignore);
+  }
+  await tx.done;
+  return changes;
+}
+
+/** After the server created the session this device pushed (or had it already: then adopted). */
+export async function markCreated(
+  db: Db<StoreSchema>,
+  key: Key,
+  uid: string,
+  created: { state: Record<string, unknown> } | 'exists',
+): Promise<void> {
+  const tx = db.transaction(['sessions', 'syncSessions'], 'readwrite');
+  const [record, mark] = await Promise.all([
+    tx.objectStore('sessions').get(key),
+    tx.objectStore('syncSessions').get(key),
+  ]);
+  if (record?.uid === uid && mark === undefined) {
+    const base = { ...userOf(key), id: key[2], uid, syncedNext: 0, serverPos: 0 };
+    tx.objectStore('syncSessions')
+      .put(
+        created === 'exists'
+          ? { ...base, syncedState: {}, awaitingCreated: true }
+          : { ...base, syncedState: clone(created.state) },
+      )
+      .catch(ignore);
+  }
+  await tx.done;
+}
+
+/** Forgets the mark of incarnation `uid` once its deletion is on the server. */
+export async function dropMark(db: Db<StoreSchema>, key: Key, uid: string): Promise<void> {
+  const tx = db.transaction(['syncSessions'], 'readwrite');
+  const mark = await tx.objectStore('syncSessions').get(key);
+  if (mark?.uid === uid) tx.objectStore('syncSessions').delete(key).catch(ignore);
+  await tx.done;
+}
+
+/** The mark of a session, if any, and whether the session is its incarnation. */
+export async function markOf(db: Db<StoreSchema>, key: Key): Promise<{ mark?: SyncMark; current: boolean }> {
+  const tx = db.transaction(['sessions', 'syncSessions'], 'readonly');
+  const [record, mark] = await Promise.all([
+    tx.objectStore('sessions').get(key),
+    tx.objectStore('syncSessions').get(key),
+  ]);
+  return mark ? { mark, current: record?.uid === mark.uid } : { current: false };
+}
+
+export async function saveCursor(
+  db: Db<StoreSchema>,
+  user: UserKey,
+  cursor: number,
+  shared: SyncUser['shared'],
+): Promise<void> {
+  const tx = db.transaction(['syncUsers'], 'readwrite');
+  const record: SyncUser = { ...user, cursor, lastSyncAt: Date.now() };
+  if (shared) record.shared = clone(shared);
+  tx.objectStore('syncUsers').put(record).catch(ignore);
+  await tx.done;
+}
+
+/**
+ * The app and user state this device wrote and the server has not reported:
+ * keys whose value differs from the last server snapshot, prefixed. A session
+ * creation carries them, as no event does.
+ */
+export async function localSharedWrites(db: Db<StoreSchema>, user: UserKey): Promise<Record<string, unknown>> {
+  const tx = db.transaction(['appState', 'userState', 'syncUsers'], 'readonly');
+  const shared = sharedRecords(tx, [user.appName, user.userId, '']);
+  const [app, mine, synced] = [
+    await shared.app,
+    await shared.user,
+    await tx.objectStore('syncUsers').get([user.appName, user.userId]),
+  ];
+  const out: Record<string, unknown> = {};
+  const differing = (prefix: string, local: Record<string, unknown>, server: Record<string, unknown> = {}) => {
+    for (const k of Object.keys(local)) {
+      if (!Object.hasOwn(server, k) || JSON.stringify(server[k]) !== JSON.stringify(local[k])) {
+        setOwn(out, prefix + k, local[k]);
+      }
+    }
+  };
+  differing(APP_PREFIX, app.state, synced?.shared?.app);
+  differing(USER_PREFIX, mine.state, synced?.shared?.user);
+  return out;
+}
+
+/** The server's shared state, once nothing of the user's is pending: then the server's is the whole truth. */
+export async function replaceShared(
+  db: Db<StoreSchema>,
+  { appName, userId }: UserKey,
+  appState: Record<string, unknown>,
+  userState: Record<string, unknown>,
+): Promise<void> {
+  const tx = db.transaction(['appState', 'userState'], 'readwrite');
+  const shared = sharedRecords(tx, [appName, userId, '']);
+  const [app, user] = [await shared.app, await shared.user];
+  tx.objectStore('appState')
+    .put({ ...app, state: clone(appState) })
+    .catch(ignore);
+  tx.objectStore('userState')
+    .put({ ...user, state: clone(userState) })
+    .catch(ignore);
+  await tx.done;
+}
+
+const userOf = ([appName, userId]: Key): UserKey => ({ appName, userId });

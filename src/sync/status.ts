@@ -1,0 +1,28 @@
+/** What sync tells the app about itself, as a value and on every change. */
+import type { SyncError } from '../errors.js';
+
+export interface SyncStatus {
+  /** `syncing` while a round runs; `offline` after the server could not be reached; `stopped` after `stop()`. */
+  phase: 'idle' | 'syncing' | 'offline' | 'error' | 'stopped';
+  /** The last request reached the server (whatever it answered). */
+  online: boolean;
+  /** Local changes not yet on the server: events, plus one per session creation or deletion. */
+  pending: number;
+  /** Pending changes per session id, for sessions that have any. */
+  sessions: Record<string, number>;
+  /** When a round last completed (epoch ms), `null` before the first. */
+  lastSyncAt: number | null;
+  /** The last round's failure, `null` once a round succeeds. */
+  lastError: { message: string; kind: SyncError['kind']; status: number; at: number } | null;
+}
+
+export type SyncStatusListener = (status: SyncStatus) => void;
+
+export const initialStatus = (): SyncStatus => ({
+  phase: 'idle',
+  online: false,
+  pending: 0,
+  sessions: {},
+  lastSyncAt: null,
+  lastError: null,
+});

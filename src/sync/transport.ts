@@ -1,0 +1,156 @@
+/**
+ * The device's HTTP side of the sync protocol (see ./wire.ts). Every answer
+ * is validated before it is used; every failure is a `SyncError` saying whether
+ * the network, the server or the credentials failed.
+ */
+
+import { SyncError } from '../errors.js';
+import { validate } from '../schema.js';
+import type { Event } from '../types.js';
+import {
+  type Positioned,
+  type PullAnswer,
+  type PushAccepted,
+  pullAnswerSchema,
+  pushAcceptedSchema,
+  pushRejectedSchema,
+  userPath,
+} from './wire.js';
+
+export type PushAnswer =
+  | { status: 'accepted'; answer: PushAccepted }
+  | { status: 'conflict'; head: number; events: Positioned[] }
+  | { status: 'missing' };
+
+export interface TransportOptions {
+  url: string;
+  token: string;
+  appName: string;
+  userId: string;
+  fetch?: typeof fetch;
+}
+
+export class SyncTransport {
+  /** Bytes of request and answer bodies, for status and measurement. */
+  readonly bytes = { sent: 0, received: 0 };
+  private readonly base: string;
+  private readonly fetch: typeof fetch;
+
+  constructor(private readonly options: TransportOptions) {
+    this.base = options.url.replace(/\/+$/, '') + userPath(options.appName, options.userId);
+    this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  }
+
+  async create(sessionId: string, state: Record<string, unknown>): Promise<'created' | 'exists'> {
+    const { status } = await this.call('POST', '/sessions', { sessionId, state }, [201, 409]);
+    return status === 201 ? 'created' : 'exists';
+  }
+
+  async remove(sessionId: string): Promise<void> {
+    await this.call('DELETE', `/sessions/${encodeURIComponent(sessionId)}`, undefined, [204]);
+  }
+
+  async push(sessionId: string, after: number, events: Event[]): Promise<PushAnswer> {
+    const { status, body } = await this.call(
+      'POST',
+      `/sessions/${encodeURIComponent(sessionId)}/events`,
+      { after, events },
+      [200, 404, 409],
+    );
+    if (status === 404) return { status: 'missing' };
+    if (status === 409) {
+      validate('sync push answer', pushRejectedSchema, body);
+      const rejected = body as { head: number; events: Positioned[] };
+      return { status: 'conflict', head: rejected.head, events: rejected.events };
+    }
+    return { status: 'accepted', answer: validate('sync push answer', pushAcceptedSchema, body) };
+  }
+
+  async pull(after: number): Promise<PullAnswer> {
+    const { body } = await this.call('GET', `/changes?after=${after}`, undefined, [200]);
+    validate('sync pull answer', pullAnswerSchema, body);
+    // The checked body itself, not zod's copy: that would have lost any `__proto__` key of an event.
+    return body as PullAnswer;
+  }
+
+  /**
+   * Reads the change stream until `signal` aborts or the connection ends,
+   * calling `onPoke` with each announced cursor. Rejects with `SyncError` when it
+   * cannot connect.
+   */
+  async stream(onPoke: (cursor: number) => void, signal: AbortSignal): Promise<void> {
+    const response = await this.send('GET', '/stream', undefined, signal);
+    if (!response.ok || !response.body) throw await this.failure(response);
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      buffer += value;
+      let end = buffer.indexOf('\n\n');
+      while (end >= 0) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = /^data: (.*)$/m.exec(frame)?.[1];
+        if (/^event: poke$/m.test(frame) && data) {
+          const cursor = Number((JSON.parse(data) as { cursor?: unknown }).cursor);
+          if (Number.isSafeInteger(cursor)) onPoke(cursor);
+        }
+        end = buffer.indexOf('\n\n');
+      }
+    }
+  }
+
+  private async call(
+    method: string,
+    path: string,
+    payload: unknown,
+    expected: number[],
+  ): Promise<{ status: number; body: unknown }> {
+    const response = await this.send(method, path, payload);
+    if (!expected.includes(response.status)) throw await this.failure(response);
+    const text = await response.text();
+    this.bytes.received += text.length;
+    if (text === '') return { status: response.status, body: undefined };
+    try {
+      return { status: response.status, body: JSON.parse(text) };
+    } catch {
+      throw new SyncError(
+        `the sync server answered ${method} ${path} with something that is not JSON`,
+        'server',
+        response.status,
+      );
+    }
+  }
+
+  private async send(method: string, path: string, payload: unknown, signal?: AbortSignal): Promise<Response> {
+    const body = payload === undefined ? undefined : JSON.stringify(payload);
+    if (body) this.bytes.sent += body.length;
+    try {
+      return await this.fetch(this.base + path, {
+        method,
+        headers: {
+          authorization: `Bearer ${this.options.token}`,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(body ? { body } : {}),
+        ...(signal ? { signal } : {}),
+      });
+    } catch (error) {
+      throw new SyncError(`cannot reach the sync server at ${this.options.url}: ${String(error)}`, 'network', 0);
+    }
+  }
+
+  private async failure(response: Response): Promise<SyncError> {
+    let message = `the sync server answered ${response.status}`;
+    try {
+      const body = (await response.json()) as { message?: unknown };
+      if (typeof body.message === 'string') message = `${message}: ${body.message}`;
+    } catch {
+      // A body that is not ours (a proxy's page): the status says enough.
+    }
+    const kind =
+      response.status === 401 || response.status === 403 ? 'auth' : response.status >= 500 ? 'server' : 'refused';
+    return new SyncError(message, kind, response.status);
+  }
+}

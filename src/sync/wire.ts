@@ -1,0 +1,86 @@
+/**
+ * The sync protocol between a device and the sync server (server/): request
+ * bodies the server validates and answers the device validates. Event and
+ * state values are checked as plain JSON here but taken from the parsed body,
+ * never from zod's copy (which drops `__proto__` keys).
+ */
+import * as z from 'zod/mini';
+import { MAX_ID_LENGTH } from '../limits.js';
+import { eventSchema } from '../schema.js';
+import type { Event } from '../types.js';
+
+/** Most events one push may carry. */
+export const MAX_PUSH_EVENTS = 500;
+/** Most changes one pull answers with; `more` says when there are others. */
+export const MAX_PULL_CHANGES = 1000;
+
+const id = z.string().check(z.minLength(1), z.maxLength(MAX_ID_LENGTH));
+const position = z.number().check(z.int(), z.nonnegative());
+const plainObject = z.custom<Record<string, unknown>>(
+  (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+  'must be a plain object',
+);
+
+/** POST .../sessions: create a session; its `state` is the merged view (prefixed keys included). */
+export const createBodySchema = z.object({ sessionId: id, state: z.optional(plainObject) });
+
+/** POST .../sessions/:id/events: append `events` after server position `after` (the device's last known head). */
+export const pushBodySchema = z.object({
+  after: position,
+  events: z.array(eventSchema).check(z.minLength(1), z.maxLength(MAX_PUSH_EVENTS)),
+});
+
+/** Where the server put each event of an accepted push: its position in the session and its server timestamp. */
+export const placedSchema = z.object({ id, pos: position, timestamp: z.number() });
+export type Placed = z.output<typeof placedSchema>;
+
+export const pushAcceptedSchema = z.object({ head: position, placed: z.array(placedSchema) });
+export type PushAccepted = z.output<typeof pushAcceptedSchema>;
+
+/** One event in server order, as a 409 and a pull carry it. */
+export interface Positioned {
+  pos: number;
+  event: Event;
+}
+const positionedSchema = z.object({ pos: position, event: plainObject });
+
+/** A 409 answer: the head moved; these are the events after the device's `after`. */
+export const pushRejectedSchema = z.object({ head: position, events: z.array(positionedSchema) });
+
+export type Change =
+  | { seq: number; type: 'created'; sessionId: string; state: Record<string, unknown> }
+  | { seq: number; type: 'event'; sessionId: string; pos: number; event: Event }
+  | { seq: number; type: 'deleted'; sessionId: string };
+
+const changeSchema = z.discriminatedUnion('type', [
+  z.object({ seq: position, type: z.literal('created'), sessionId: id, state: plainObject }),
+  z.object({ seq: position, type: z.literal('event'), sessionId: id, pos: position, event: plainObject }),
+  z.object({ seq: position, type: z.literal('deleted'), sessionId: id }),
+]);
+
+/** GET .../changes?after=cursor: the user's changes in commit order, and the shared state as it is now. */
+export const pullAnswerSchema = z.object({
+  changes: z.array(changeSchema),
+  cursor: position,
+  more: z.boolean(),
+  appState: plainObject,
+  userState: plainObject,
+});
+export interface PullAnswer {
+  changes: Change[];
+  cursor: number;
+  more: boolean;
+  /** Unprefixed, as the server holds them now. */
+  appState: Record<string, unknown>;
+  userState: Record<string, unknown>;
+}
+
+/** The body of every 4xx/5xx answer. */
+export interface ErrorAnswer {
+  error: 'unauthorized' | 'forbidden' | 'invalid' | 'too-large' | 'not-found' | 'exists' | 'internal';
+  message: string;
+}
+
+/** The path of a user's resources; ids are encoded, so any id is one path segment. */
+export const userPath = (appName: string, userId: string): string =>
+  `/v1/apps/${encodeURIComponent(appName)}/users/${encodeURIComponent(userId)}`;

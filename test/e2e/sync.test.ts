@@ -1,0 +1,85 @@
+/**
+ * The demo against `npm run server`'s entry (a real server process): the Sync
+ * panel takes the server URL and token, shows online/offline, pending changes,
+ * last sync and last error, and "Sync now" pushes and pulls.
+ */
+import type { Page } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServerProcess, startServer } from '../sync/server-process.js';
+import { button, createSession, demoTabs, sessionRows } from './helpers.js';
+
+let server: ServerProcess;
+beforeAll(async () => {
+  server = await startServer({ SYNC_TOKENS: 'e2e-token=demo-user' });
+}, 60_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+const tabs = demoTabs();
+
+async function connect(page: Page, url: string, token = 'e2e-token'): Promise<void> {
+  const form = page.getByRole('form', { name: 'Sync settings' });
+  await form.getByLabel('Server URL').fill(url);
+  await form.getByLabel('Token').fill(token);
+  await button(form, 'Connect').click();
+}
+const indicator = (page: Page) => page.getByRole('region', { name: 'Sync' }).locator('.sync-indicator');
+
+describe('demo sync', () => {
+  it('pushes a session made in the demo and shows it synced', async () => {
+    const { page } = await tabs.open();
+    await createSession(page, { app: 'demo-app', user: 'demo-user', id: 'from-the-demo' });
+    await connect(page, server.url);
+    await button(page, 'Sync now').click();
+    await expect.poll(() => indicator(page).textContent()).toBe('Online · 0 pending');
+    const panel = page.getByRole('region', { name: 'Sync' });
+    expect(await panel.locator('.sync-error').textContent()).toBe('none');
+    expect(await panel.locator('.sync-last').textContent()).not.toBe('never');
+    const feed = await fetch(`${server.url}/v1/apps/demo-app/users/demo-user/changes`, {
+      headers: { authorization: 'Bearer e2e-token' },
+    }).then((r) => r.json() as Promise<{ changes: { sessionId: string }[] }>);
+    expect(feed.changes.map((c) => c.sessionId)).toContain('from-the-demo');
+  });
+
+  it('pulls sessions another device wrote', async () => {
+    const headers = { authorization: 'Bearer e2e-token' };
+    const base = `${server.url}/v1/apps/demo-app/users/demo-user`;
+    await fetch(`${base}/sessions`, { method: 'POST', headers, body: JSON.stringify({ sessionId: 'from-elsewhere' }) });
+    await fetch(`${base}/sessions/from-elsewhere/events`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        after: 0,
+        events: [{ id: 'hello', timestamp: 1, author: 'user', content: { parts: [{ text: 'hi from a phone' }] } }],
+      }),
+    });
+    const { page } = await tabs.open();
+    await connect(page, server.url);
+    await button(page, 'Sync now').click();
+    await page.goto(`${page.url().split('#')[0]}#app=demo-app`);
+    await expect
+      .poll(() => sessionRows(page).allTextContents())
+      .toEqual(expect.arrayContaining([expect.stringContaining('from-elsewhere')]));
+  });
+
+  it('shows offline, the pending count and the error when the server cannot be reached', async () => {
+    const { page } = await tabs.open();
+    await createSession(page, { app: 'demo-app', user: 'demo-user', id: 'unsent' });
+    await connect(page, 'http://127.0.0.1:9');
+    await button(page, 'Sync now').click();
+    await expect.poll(() => indicator(page).textContent()).toBe('Offline · 1 pending');
+    expect(await page.getByRole('region', { name: 'Sync' }).locator('.sync-error').textContent()).toMatch(
+      /cannot reach the sync server/,
+    );
+  });
+
+  it('names a refused token', async () => {
+    const { page } = await tabs.open();
+    await connect(page, server.url, 'wrong');
+    await button(page, 'Sync now').click();
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Sync' }).locator('.sync-error').textContent())
+      .toMatch(/401/);
+  });
+});

@@ -1,0 +1,42 @@
+/** `npm run server`'s environment: development mode without SYNC_TOKENS, and the CORS origins it answers. */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type ServerProcess, startServer } from '../../sync/server-process.js';
+
+vi.setConfig({ testTimeout: 60_000 });
+
+let dev: ServerProcess;
+let strict: ServerProcess;
+beforeAll(async () => {
+  [dev, strict] = await Promise.all([
+    startServer({ SYNC_TOKENS: '' }),
+    startServer({ SYNC_CORS_ORIGINS: 'https://app.example' }),
+  ]);
+}, 60_000);
+afterAll(async () => {
+  await Promise.all([dev?.stop(), strict?.stop()]);
+});
+
+describe('npm run server', () => {
+  it('without SYNC_TOKENS, says so and lets "dev-token" act for demo-user of any app, and no one else', async () => {
+    expect(dev.output()).toMatch(/SYNC_TOKENS is not set: development mode/);
+    const as = (token: string, path: string) =>
+      fetch(`${dev.url}/v1/apps/${path}/changes`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await as('dev-token', 'demo-app/users/demo-user')).status).toBe(200);
+    expect((await as('dev-token', 'other-app/users/demo-user')).status).toBe(200);
+    expect((await as('dev-token', 'demo-app/users/someone-else')).status).toBe(403);
+    expect((await as('guess', 'demo-app/users/demo-user')).status).toBe(401);
+  });
+
+  it('answers CORS for any origin by default and only for SYNC_CORS_ORIGINS when set', async () => {
+    const preflight = (server: ServerProcess, origin: string) =>
+      fetch(`${server.url}/v1/apps/a/users/u/changes`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      });
+    expect((await preflight(dev, 'https://anywhere.example')).headers.get('access-control-allow-origin')).toBe('*');
+    expect((await preflight(strict, 'https://app.example')).headers.get('access-control-allow-origin')).toBe(
+      'https://app.example',
+    );
+    expect((await preflight(strict, 'https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
