@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, type CDPSession, chromium, type LaunchOptions, type Page } from 'playwright';
+import type { BrowserContext, CDPSession, LaunchOptions, Page } from 'playwright';
 import type { BrowserCommand } from 'vitest/node';
 import { nodeEnv, type ReliabilityEnv } from '../../reliability/scale.js';
 
@@ -44,10 +44,11 @@ const remoteOpen: BrowserCommand<[RemoteProfile]> = async (ctx, profile) => {
   let own: Remote['own'];
   if (profile === 'on-disk') {
     const dir = mkdtempSync(join(tmpdir(), 'idb-adk-reliability-'));
-    // The same executable and flags vitest launched its browser with (vite.config.ts).
+    // The same engine, executable and flags vitest launched its browser with (vite.config.ts).
     const launch = (ctx.provider as unknown as { options?: { launchOptions?: LaunchOptions } }).options?.launchOptions;
-    if (!launch) throw new Error('the playwright provider exposes no launch options');
-    const context = await chromium.launchPersistentContext(dir, { ...launch, headless: true });
+    const browserType = ctx.context.browser()?.browserType();
+    if (!launch || !browserType) throw new Error('the playwright provider exposes no launch options');
+    const context = await browserType.launchPersistentContext(dir, { ...launch, headless: true });
     own = { context, dir };
     page = context.pages()[0] ?? (await context.newPage());
   } else {
