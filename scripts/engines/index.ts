@@ -51,13 +51,6 @@ export const engines: Record<EngineName, Engine> = {
     launchOptions: {
       channel: 'moz-firefox',
       executablePath: fileURLToPath(new URL('./firefox-bidi.mjs', import.meta.url)),
-      firefoxUserPrefs: {
-        // No network beyond the test server: no update, telemetry or remote-settings traffic.
-        'app.update.disabledForTesting': true,
-        'datareporting.policy.dataSubmissionEnabled': false,
-        'toolkit.telemetry.enabled': false,
-        'services.settings.server': 'data:,',
-      },
     },
   },
 };
@@ -73,7 +66,8 @@ export function testedEngines(env: string | undefined = process.env.TEST_ENGINES
     .map((name) => name.trim())
     .filter(Boolean);
   for (const name of names) {
-    if (!isEngineName(name)) throw new Error(`TEST_ENGINES: unknown engine "${name}" (known: ${ENGINE_NAMES.join(', ')})`);
+    if (!isEngineName(name))
+      throw new Error(`TEST_ENGINES: unknown engine "${name}" (known: ${ENGINE_NAMES.join(', ')})`);
   }
   return names.filter(isEngineName).map((name) => engines[name]);
 }
