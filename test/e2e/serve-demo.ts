@@ -93,7 +93,8 @@ function serve(): Served {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const scope = globalThis as SharedScope;
-  const served = (scope[SHARED] ??= serve());
+  const served = scope[SHARED] ?? serve();
+  scope[SHARED] = served;
   served.users++;
   let url: string;
   try {

@@ -49,9 +49,12 @@ async function showFixture(r: Remote, origin: string): Promise<void> {
   await r.page.waitForFunction(() => (globalThis as { remote?: { ready?: boolean } }).remote?.ready === true);
 }
 
-/** Firefox fixes an origin group's quota at launch, from its global limit (KiB): at most that limit. */
+/**
+ * Firefox fixes an origin group's quota at launch, from its global limit (KiB; -1, the default: from
+ * the free disk space). Set either way: the profile keeps the last value it ran with.
+ */
 function firefoxQuotaPrefs(quotaBytes: number | null): Record<string, number> {
-  return quotaBytes === null ? {} : { 'dom.quotaManager.temporaryStorage.fixedLimit': Math.ceil(quotaBytes / 1024) };
+  return { 'dom.quotaManager.temporaryStorage.fixedLimit': quotaBytes === null ? -1 : Math.ceil(quotaBytes / 1024) };
 }
 
 async function launchOnDisk(

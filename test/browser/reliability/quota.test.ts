@@ -8,7 +8,7 @@
  * is freed or the quota restored.
  */
 import { describe, expect, it } from 'vitest';
-import { commands } from 'vitest/browser';
+import { commands, server } from 'vitest/browser';
 import { report } from '../../reliability/scale.js';
 
 const APP = 'quota-app';
@@ -61,7 +61,10 @@ describe('full disk: quota exhausted (on-disk profile)', () => {
         // Every acknowledged append is there, the refused one is not, and nothing else moved.
         expect(await problems('fill', filled.next, range(filled.next))).toEqual({ stored: filled.next, problems: [] });
         expect(await problems('keep', 20, range(20))).toEqual({ stored: 20, problems: [] });
-        // Still full: the same append is refused again, the same way, and again leaves no trace.
+        // The same append again. Chromium: still full, so refused the same way, again leaving no trace.
+        // Firefox reclaims space after a refused write (the connection's next read-write transaction
+        // is a "cleanup" one, compacted afterwards; see Db.transaction), so there it may be stored:
+        // whole, in its place.
         const again = await call<Described | null>('appendNext', {
           appName: APP,
           userId: USER,
@@ -70,8 +73,11 @@ describe('full disk: quota exhausted (on-disk profile)', () => {
           payloadBytes: 64 * 1024,
           reload: false,
         });
-        expect(again).toMatchObject({ code: 'QUOTA_EXCEEDED', quota: true });
-        expect(await problems('fill', filled.next, range(filled.next))).toEqual({ stored: filled.next, problems: [] });
+        if (server.browser !== 'firefox' || again !== null) {
+          expect(again).toMatchObject({ code: 'QUOTA_EXCEEDED', quota: true });
+        }
+        const stored = again === null ? filled.next + 1 : filled.next;
+        expect(await problems('fill', stored, range(stored))).toEqual({ stored, problems: [] });
 
         // Free space: deleting the big session works on a full disk, and then writes go through again.
         expect(await call('deleteSession', APP, USER, 'fill')).toBeNull();
