@@ -1,6 +1,6 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
-import { testedEngines } from './scripts/engines/index.js';
+import { e2eEngines, testedEngines } from './scripts/engines/index.js';
 import { relativeWorkerUrls } from './scripts/vite/relative-worker-urls.js';
 import { adkBrowser } from './src/vite/index.js';
 import { reliabilityCommands } from './test/browser/reliability/commands.js';
@@ -103,8 +103,9 @@ const app = defineConfig({
           },
         },
       },
-      // The demo's e2e walk once per engine: the tests launch the engine E2E_ENGINE names (test/e2e/helpers.ts).
-      ...testedEngines().map((engine) => ({
+      // The demo's e2e walk once per engine that runs it (scripts/engines): the tests launch the
+      // engine E2E_ENGINE names (test/e2e/helpers.ts). Each project builds and serves the demo itself.
+      ...e2eEngines().map((engine) => ({
         extends: true as const,
         test: {
           name: `e2e (${engine.name})`,

@@ -1,10 +1,25 @@
 #!/usr/bin/env node
 // The whole suite, in the order a failure is cheapest to read: types, lint,
-// Node tests, then real-Chromium tests (which need a system Chromium).
+// Node tests, then real-browser tests in Chromium and Firefox (system browsers).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// The browsers of the engines this run tests (scripts/engines; TEST_ENGINES narrows it), and the
+// Debian package of each.
+const browsers = {
+  chromium: { path: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', debianPackage: 'chromium', env: 'CHROMIUM_PATH' },
+  firefox: {
+    path: process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr',
+    debianPackage: 'firefox-esr',
+    env: 'FIREFOX_PATH',
+  },
+};
+const engines = (process.env.TEST_ENGINES ?? Object.keys(browsers).join(',')).split(',').filter(Boolean);
+const unknown = engines.filter((name) => !(name in browsers));
+if (unknown.length > 0) {
+  console.error(`TEST_ENGINES: unknown engine ${unknown.join(', ')} (known: ${Object.keys(browsers).join(', ')})`);
+  process.exit(1);
+}
 
 function run(label, command, args) {
   console.log(`\n▶ ${label}`);
@@ -17,13 +32,17 @@ function run(label, command, args) {
   if (status !== 0) process.exit(status ?? 1);
 }
 
-if (!existsSync(chromium)) {
-  const isRoot = process.getuid?.() === 0;
-  if (isRoot && existsSync('/usr/bin/apt-get')) {
-    run('install Chromium (apt)', 'sh', ['-c', 'apt-get update -qq && apt-get install -y -qq chromium >/dev/null']);
+const missing = engines.map((name) => browsers[name]).filter((b) => !existsSync(b.path));
+if (missing.length > 0) {
+  const packages = missing.map((b) => b.debianPackage).join(' ');
+  if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+    run(`install ${packages} (apt)`, 'sh', [
+      '-c',
+      `apt-get update -qq && apt-get install -y -qq ${packages} >/dev/null`,
+    ]);
   } else {
     console.error(
-      `No Chromium at ${chromium}: run "sudo apt-get install -y chromium" (or set CHROMIUM_PATH), then npm test again.`,
+      `No browser at ${missing.map((b) => b.path).join(', ')}: run "sudo apt-get install -y ${packages}" (or set ${missing.map((b) => b.env).join(' / ')}), then npm test again.`,
     );
     process.exit(1);
   }
@@ -36,7 +55,7 @@ run('lint', bin('biome'), ['check', '.']);
 run('build library', bin('vite'), ['build', '--mode', 'lib', '--logLevel', 'warn']);
 run('build declarations', bin('tsc'), ['-p', 'tsconfig.build.json']);
 const report = 'test-results/vitest.json';
-run('tests (Node + Chromium)', bin('vitest'), [
+run(`tests (Node + ${engines.join(' + ')})`, bin('vitest'), [
   'run',
   '--reporter=default',
   '--reporter=json',

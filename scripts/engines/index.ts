@@ -18,6 +18,8 @@ export interface Engine {
   debianPackage: string;
   browserType: BrowserType;
   launchOptions: LaunchOptions;
+  /** Whether the demo's e2e walk (test/e2e) runs in it; see each engine for why not. */
+  e2e: boolean;
 }
 
 /** Flags for the system Chromium on a machine whose network reaches only package registries. */
@@ -40,6 +42,7 @@ export const engines: Record<EngineName, Engine> = {
     debianPackage: 'chromium',
     browserType: chromium,
     launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
+    e2e: true,
   },
   firefox: {
     name: 'firefox',
@@ -52,6 +55,11 @@ export const engines: Record<EngineName, Engine> = {
       channel: 'moz-firefox',
       executablePath: fileURLToPath(new URL('./firefox-bidi.mjs', import.meta.url)),
     },
+    // Not yet: driving the demo page through Playwright's BiDi client, Firefox ESR 153's content
+    // process crashes (SIGSEGV, after "Realm.sys.mjs: argument is not a global object") on a locator
+    // read that follows another, and it reports the CSP refusal of an `eval` probe as a page error.
+    // The store's own suites (test/browser) are unaffected. See README, "Engines".
+    e2e: false,
   },
 };
 
@@ -77,6 +85,11 @@ export function engine(name: string | undefined = process.env.E2E_ENGINE): Engin
   if (name === undefined || name === '') return engines.chromium;
   if (!isEngineName(name)) throw new Error(`unknown engine "${name}" (known: ${ENGINE_NAMES.join(', ')})`);
   return engines[name];
+}
+
+/** The engines the e2e walk runs in this run. */
+export function e2eEngines(): Engine[] {
+  return testedEngines().filter((e) => e.e2e);
 }
 
 /** Engines whose browser is missing on this machine. */

@@ -1,9 +1,7 @@
 /**
  * Global setup of the e2e project: builds the demo page exactly as it ships
  * (`vite build`) and the AI SDK example (examples/ai-sdk-chat), serves the build with `vite preview` on a free local port,
- * and stops the server afterwards. Tests read the address with `inject('demoUrl')`. There is an e2e
- * project per engine: the first one's setup builds and serves, the others share that server (the
- * main process's globalThis outlives each setup module), and the last teardown stops it.
+ * and stops the server afterwards. Tests read the address with `inject('demoUrl')`.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -46,16 +44,7 @@ async function waitForServer(url: string, server: ChildProcess, timeoutMs: numbe
   throw new Error(`vite preview did not answer at ${url} within ${timeoutMs} ms`);
 }
 
-interface Served {
-  url: Promise<string>;
-  users: number;
-  stop(): Promise<void>;
-}
-
-const SHARED = Symbol.for('idb-adk-sessions.e2e.demo-server');
-type SharedScope = { [SHARED]?: Served };
-
-async function buildAndServe(): Promise<{ url: string; server: ChildProcess }> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const build = spawnSync(vite, ['build', '--logLevel', 'warn'], { encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`vite build failed:\n${build.stdout}\n${build.stderr}`);
   // The AI SDK example, served beside the demo at ai-sdk-chat/.
@@ -72,41 +61,12 @@ async function buildAndServe(): Promise<{ url: string; server: ChildProcess }> {
     server.kill();
     throw error;
   }
-  return { url, server };
-}
-
-function serve(): Served {
-  const started = buildAndServe();
-  return {
-    url: started.then((s) => s.url),
-    users: 0,
-    async stop() {
-      const { server } = await started;
-      if (server.exitCode !== null) return;
-      const exited = new Promise((resolve) => server.once('exit', resolve));
-      server.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
-      if (server.exitCode === null) server.kill('SIGKILL');
-    },
-  };
-}
-
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const scope = globalThis as SharedScope;
-  const served = scope[SHARED] ?? serve();
-  scope[SHARED] = served;
-  served.users++;
-  let url: string;
-  try {
-    url = await served.url;
-  } catch (error) {
-    if (--served.users === 0) delete scope[SHARED];
-    throw error;
-  }
   project.provide('demoUrl', url);
   return async () => {
-    if (--served.users > 0) return;
-    delete scope[SHARED];
-    await served.stop();
+    if (server.exitCode !== null) return;
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+    if (server.exitCode === null) server.kill('SIGKILL');
   };
 }
