@@ -8,8 +8,9 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type BrowserType, chromium, firefox, type LaunchOptions } from 'playwright';
 
-export const ENGINE_NAMES = ['chromium', 'firefox'] as const;
-export type EngineName = (typeof ENGINE_NAMES)[number];
+import { ENGINE_NAMES, type EngineName } from './names.js';
+
+export { ENGINE_NAMES, type EngineName };
 
 export interface Engine {
   name: EngineName;
