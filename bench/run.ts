@@ -99,7 +99,10 @@ async function main(): Promise<void> {
   if (!url) throw new Error('vite preview has no local URL');
   const profile = await mkdtemp(path.join(os.tmpdir(), 'idb-adk-bench-profile-'));
   const engine = engines[options.browser];
-  const context = await engine.browserType.launchPersistentContext(profile, { ...engine.launchOptions, headless: true });
+  const context = await engine.browserType.launchPersistentContext(profile, {
+    ...engine.launchOptions,
+    headless: true,
+  });
   const measured: Measured = {};
   const fixtures: Partial<Record<ContenderId, Record<string, number>>> = {};
   let browser: unknown;
