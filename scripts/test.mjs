@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The whole suite, in the order a failure is cheapest to read: types, lint,
-// Node tests, then real-browser tests in Chromium and Firefox (system browsers).
+// Node tests and real-browser tests in Chromium, then the browser tests in Firefox (system browsers).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
@@ -21,12 +21,12 @@ if (unknown.length > 0) {
   process.exit(1);
 }
 
-function run(label, command, args) {
+function run(label, command, args, env = {}) {
   console.log(`\n▶ ${label}`);
   const started = Date.now();
   const { status } = spawnSync(command, args, {
     stdio: 'inherit',
-    env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+    env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', ...env },
   });
   console.log(`  ${label}: ${status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (status !== 0) process.exit(status ?? 1);
@@ -54,15 +54,26 @@ run('lint', bin('biome'), ['check', '.']);
 // The demo page is built by the e2e tests' own setup; here the library and its declarations.
 run('build library', bin('vite'), ['build', '--mode', 'lib', '--logLevel', 'warn']);
 run('build declarations', bin('tsc'), ['-p', 'tsconfig.build.json']);
-const report = 'test-results/vitest.json';
-run(`tests (Node + ${engines.join(' + ')})`, bin('vitest'), [
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${report}`,
-]);
+// Every project with the first engine, then the browser suites of each other engine on their own:
+// run side by side, two browsers and the Node tests overload a 2-core machine until tests time out.
+const [first, ...others] = engines;
+const reports = [];
+const vitest = (label, engine, projects) => {
+  const report = `test-results/vitest${reports.length === 0 ? '' : `-${engine}`}.json`;
+  reports.push(report);
+  const args = ['run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json'];
+  run(label, bin('vitest'), [...args, `--outputFile.json=${report}`], { TEST_ENGINES: engine });
+};
+vitest(`tests (Node, ${first}, package)`, first, []);
+for (const engine of others) vitest(`browser tests (${engine})`, engine, ['browser', 'e2e*']);
 // The benchmark at tiny sizes (about 10 s): keeps bench/ running against the current API,
 // and checks that every contender reads back exactly what it wrote. No timing is asserted.
 run('bench smoke', bin('tsx'), ['bench/run.ts', '--quick']);
-const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(readFileSync(report, 'utf8'));
-console.log(`\nTests: ${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests} skipped`);
+const total = { numPassedTests: 0, numFailedTests: 0, numPendingTests: 0 };
+for (const report of reports) {
+  const counts = JSON.parse(readFileSync(report, 'utf8'));
+  for (const key of Object.keys(total)) total[key] += counts[key];
+}
+console.log(
+  `\nTests: ${total.numPassedTests} passed, ${total.numFailedTests} failed, ${total.numPendingTests} skipped (${engines.join(', ')})`,
+);
