@@ -1,20 +1,12 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
+import { e2eEngines, testedEngines } from './scripts/engines/index.js';
 import { relativeWorkerUrls } from './scripts/vite/relative-worker-urls.js';
 import { adkBrowser } from './src/vite/index.js';
 import { reliabilityCommands } from './test/browser/reliability/commands.js';
 
-/** Flags for the system Chromium on a machine whose network reaches only package registries. */
-export const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// Re-exported for scripts that import them from here; the engines themselves live in scripts/engines.
+export { chromiumArgs, chromiumPath } from './scripts/engines/index.js';
 
 /**
  * `vite build --mode lib`: the library, as published. ES modules for the main entry and the `adk`
@@ -108,24 +100,31 @@ const app = defineConfig({
             headless: true,
             screenshotFailures: false,
             commands: reliabilityCommands,
-            provider: playwright({ launchOptions: { executablePath: chromiumPath, args: chromiumArgs } }),
-            instances: [{ browser: 'chromium' }],
+            // One instance per engine (scripts/engines): every browser test file runs in each.
+            instances: testedEngines().map((engine) => ({
+              browser: engine.name,
+              provider: playwright({ launchOptions: engine.launchOptions }),
+            })),
           },
         },
       },
-      {
-        extends: true,
+      // The demo's e2e walk once per engine that runs it (scripts/engines): the tests launch the
+      // engine E2E_ENGINE names (test/e2e/helpers.ts). Each project's setup builds dist/demo: a
+      // second e2e engine needs that build shared first, or the two setups race.
+      ...e2eEngines().map((engine) => ({
+        extends: true as const,
         test: {
-          name: 'e2e',
+          name: `e2e (${engine.name})`,
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
+          env: { E2E_ENGINE: engine.name },
           globalSetup: ['test/e2e/serve-demo.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          // Each file drives its own Chromium; one at a time keeps a 2-core machine responsive.
+          // Each file drives its own browser; one at a time keeps a 2-core machine responsive.
           fileParallelism: false,
         },
-      },
+      })),
       {
         extends: true,
         test: {

@@ -1,4 +1,5 @@
 /** The bench driver's command line, and what a run takes part in. Pure, so it is unit-tested. */
+import { ENGINE_NAMES, type EngineName } from '../scripts/engines/names.js';
 import type { ContenderId } from './contender.js';
 import { CONTENDERS, WORKLOADS, type WorkloadId } from './plan.js';
 
@@ -8,6 +9,8 @@ export interface Options {
   out: string | undefined;
   only: readonly WorkloadId[] | undefined;
   contenders: readonly ContenderId[] | undefined;
+  /** The engine the bench page runs in (scripts/engines). */
+  browser: EngineName;
 }
 
 /** A comma-separated list of names from `known`; throws on an empty list or an unknown name. */
@@ -21,7 +24,14 @@ function listArg<T extends string>(flag: string, value: string | undefined, know
 }
 
 export function parseArgs(argv: string[]): Options {
-  const options: Options = { quick: false, reps: undefined, out: undefined, only: undefined, contenders: undefined };
+  const options: Options = {
+    quick: false,
+    reps: undefined,
+    out: undefined,
+    only: undefined,
+    contenders: undefined,
+    browser: 'chromium',
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') options.quick = true;
@@ -34,7 +44,14 @@ export function parseArgs(argv: string[]): Options {
         WORKLOADS.map((w) => w.id),
       );
     else if (arg === '--contenders') options.contenders = listArg(arg, argv[++i], CONTENDERS);
-    else throw new Error(`unknown argument ${arg}; use --quick, --reps N, --only w1,w2, --contenders c1,c2, --out DIR`);
+    else if (arg === '--browser') {
+      const [name, ...more] = listArg(arg, argv[++i], ENGINE_NAMES);
+      if (!name || more.length > 0) throw new Error('--browser takes one engine');
+      options.browser = name;
+    } else
+      throw new Error(
+        `unknown argument ${arg}; use --quick, --reps N, --only w1,w2, --contenders c1,c2, --browser ${ENGINE_NAMES.join('|')}, --out DIR`,
+      );
   }
   if (options.reps !== undefined && !(Number.isInteger(options.reps) && options.reps > 0)) {
     throw new Error('--reps needs a positive integer');

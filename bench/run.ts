@@ -1,6 +1,7 @@
 /**
- * `npm run bench [-- --quick] [-- --reps N] [-- --only w1,w2] [-- --contenders c1,c2] [-- --out DIR]`: builds the bench
- * page, serves it, drives headless Chromium with a fresh on-disk profile (an
+ * `npm run bench [-- --quick] [-- --reps N] [-- --only w1,w2] [-- --contenders c1,c2] [-- --browser firefox] [-- --out DIR]`:
+ * builds the bench page, serves it, drives a headless browser (Chromium unless `--browser` names
+ * another engine of scripts/engines) with a fresh on-disk profile (an
  * in-memory profile flatters IndexedDB), runs every contender on every
  * workload (a warm-up, then the repetitions, contenders interleaved so drift
  * hits all alike), and writes the table, latest.json and chart.svg. `--only`
@@ -12,9 +13,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from 'playwright';
+import type { Page } from 'playwright';
 import { build, preview } from 'vite';
-import { chromiumArgs, chromiumPath } from '../vite.config.js';
+import { engines } from '../scripts/engines/index.js';
 import { runArtifactBench } from './artifacts/run.js';
 import { renderChart } from './chart.js';
 import type { ContenderId } from './contender.js';
@@ -85,7 +86,7 @@ async function main(): Promise<void> {
     options.out ??
     (options.quick || targeted
       ? path.join(os.tmpdir(), options.quick ? 'idb-adk-bench-quick' : 'idb-adk-bench-only')
-      : path.join(here, 'results'));
+      : path.join(here, 'results', options.browser === 'chromium' ? '' : options.browser));
   process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
   const startedAt = Date.now();
   const loadBefore = os.loadavg();
@@ -98,9 +99,9 @@ async function main(): Promise<void> {
   const url = server.resolvedUrls?.local[0];
   if (!url) throw new Error('vite preview has no local URL');
   const profile = await mkdtemp(path.join(os.tmpdir(), 'idb-adk-bench-profile-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath,
-    args: chromiumArgs,
+  const engine = engines[options.browser];
+  const context = await engine.browserType.launchPersistentContext(profile, {
+    ...engine.launchOptions,
     headless: true,
   });
   const measured: Measured = {};
@@ -204,7 +205,7 @@ async function main(): Promise<void> {
   };
   const text = [
     `idb-adk-sessions benchmark (${options.quick ? 'QUICK smoke run: sizes are tiny, figures mean nothing' : 'full'}), ${sizes.repetitions} repetition(s)${sizes.warmup ? ' after a warm-up' : ''} (Dexie's and tx/event's 10,000-write workloads: the first ${Math.min(sizes.slowRepetitions, sizes.repetitions)})`,
-    `${machine.cpus} CPUs, load ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${machine.loadAverageAfter.map((l) => l.toFixed(2)).join(' ')} after; Chromium ${String((browser as { version?: string })?.version)}, on-disk profile`,
+    `${machine.cpus} CPUs, load ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${machine.loadAverageAfter.map((l) => l.toFixed(2)).join(' ')} after; ${engine.name} ${String((browser as { version?: string })?.version)}, on-disk profile`,
     '',
     formatTable(figures, sizes),
     '',
@@ -262,10 +263,11 @@ async function main(): Promise<void> {
   );
   await writeFile(path.join(outDir, 'chart.svg'), chart);
   log(`wrote ${path.join(outDir, 'latest.json')}, latest.txt and chart.svg in ${result.durationSeconds} s`);
-  // Artifacts have their own page and driver (bench/artifacts/run.ts); a narrowed run leaves them out.
-  if (!targeted) await runArtifactBench({ quick: options.quick, out: outDir });
-  // So has search (bench/search/run.ts).
-  if (!targeted) await runSearchBench({ quick: options.quick, out: outDir });
+  // Artifacts have their own page and driver (bench/artifacts/run.ts); a narrowed run leaves them out,
+  // and so does another engine: that bench reads the heap through the DevTools protocol.
+  if (!targeted && engine.name === 'chromium') await runArtifactBench({ quick: options.quick, out: outDir });
+  // So has search (bench/search/run.ts), driven in Chromium.
+  if (!targeted && engine.name === 'chromium') await runSearchBench({ quick: options.quick, out: outDir });
 }
 
 function fmt(ms: number | null): string {

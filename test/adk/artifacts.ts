@@ -89,7 +89,9 @@ export function describeArtifactDifferential(label: string, open: () => Artifact
         }),
         { numRuns: 40 },
       );
-    });
+      // 40 runs of up to 30 operations each through a worker: ~13 s in a browser alone, more than
+      // the default 30 s on a loaded 2-core machine running two engines at once.
+    }, 120_000);
 
     it("drives ADK's Runner the same: a tool saves artifacts, another loads them", async () => {
       const play = async (artifactService: BaseArtifactService) => {

@@ -1,5 +1,5 @@
 /**
- * The artifact differential suite (test/adk/artifacts.ts) in Chromium, with
+ * The artifact differential suite (test/adk/artifacts.ts) in the browser, with
  * `@google/adk` bundled for the browser: ADK's Runner saves and loads through
  * `Context` into real IndexedDB, in-thread and through a dedicated worker.
  */
@@ -8,7 +8,7 @@ import { IndexedDbSessionService } from '../../src/index.js';
 import { describeArtifactDifferential } from '../adk/artifacts.js';
 import { dedicatedClient, deleteDatabase, uniqueDbName } from './helpers.js';
 
-describeArtifactDifferential('in-thread over Chromium IndexedDB', () => {
+describeArtifactDifferential('in-thread over browser IndexedDB', () => {
   const dbName = uniqueDbName('adk-artifacts');
   const store = new IndexedDbSessionService({ dbName });
   return {
@@ -20,7 +20,7 @@ describeArtifactDifferential('in-thread over Chromium IndexedDB', () => {
   };
 });
 
-describeArtifactDifferential('through a dedicated worker in Chromium', () => {
+describeArtifactDifferential('through a dedicated worker in the browser', () => {
   const dbName = uniqueDbName('adk-artifacts-worker');
   const { client } = dedicatedClient(dbName);
   return {

@@ -1,6 +1,6 @@
 /**
  * ADK in a real browser on this store: the differential suite (test/adk/differential.ts),
- * with `@google/adk` bundled for Chromium by `idb-adk-sessions/vite` and the store
+ * with `@google/adk` bundled for the browser by `idb-adk-sessions/vite` and the store
  * served by a real dedicated worker. A reload is a new worker and client on the same
  * database.
  */
@@ -13,7 +13,7 @@ function workerStore(dbName: string): ServiceUnderTest {
   const open = () => new AdkSessionService(dedicatedClient(dbName).client);
   let current = open();
   return {
-    label: 'this store, through a dedicated worker in Chromium',
+    label: 'this store, through a dedicated worker in the browser',
     get service() {
       return current;
     },
@@ -26,4 +26,4 @@ function workerStore(dbName: string): ServiceUnderTest {
   };
 }
 
-describeRunnerDifferential('Chromium: a client of a dedicated worker', () => [workerStore(uniqueDbName('adk-diff'))]);
+describeRunnerDifferential('a client of a dedicated worker', () => [workerStore(uniqueDbName('adk-diff'))]);

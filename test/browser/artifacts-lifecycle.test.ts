@@ -1,5 +1,5 @@
 /**
- * Artifacts in real Chromium beyond the contract: a worker terminated during
+ * Artifacts in a real browser beyond the contract: a worker terminated during
  * saves of large Blobs leaves each version whole or absent (every acknowledged
  * one whole), and an archive exported in-thread imports through a worker with
  * every byte intact.
@@ -25,7 +25,7 @@ async function matches(blob: Blob | undefined, size: number, seed: number): Prom
   return bytes.every((b, i) => b === (i + seed) % 251);
 }
 
-describe('artifacts in Chromium', () => {
+describe('artifacts in the browser', () => {
   it('keeps every acknowledged save whole, and no save in part, when the worker is killed mid-write', async () => {
     const dbName = uniqueDbName('artifact-crash');
     const size = 8 * MB;

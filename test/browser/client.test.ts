@@ -1,5 +1,5 @@
 /**
- * The worker client in real Chromium: what fake-indexeddb and a MessageChannel
+ * The worker client in a real browser: what fake-indexeddb and a MessageChannel
  * cannot show. Several clients stand for several tabs: each has its own worker
  * (or its own connection to the one SharedWorker) and its own connection to the
  * database, as separate tabs do.

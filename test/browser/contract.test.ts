@@ -2,7 +2,7 @@ import { IndexedDbSessionService } from '../../src/index.js';
 import { describeContract } from '../contract/contract.js';
 
 let n = 0;
-describeContract('in-thread over Chromium IndexedDB', () => {
+describeContract('in-thread over browser IndexedDB', () => {
   const dbName = `contract-${Date.now()}-${n++}`;
   return {
     open: () => new IndexedDbSessionService({ dbName }),

@@ -1,4 +1,4 @@
-/** Shared helpers for tests in real Chromium. */
+/** Shared helpers for tests in a real browser. */
 import { connectSessionStore, type SessionStoreClient } from '../../src/index.js';
 
 let counter = 0;

@@ -1,5 +1,5 @@
 /**
- * The React hooks in real Chromium, under React 19's strict mode and its
+ * The React hooks in a real browser, under React 19's strict mode and its
  * concurrent renderer (`createRoot`). The store is a worker client, as in an
  * app; a second client is another tab writing. Commits are counted with
  * `<Profiler>`: what a user sees as renders.

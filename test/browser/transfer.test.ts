@@ -1,5 +1,5 @@
 /**
- * Export and import through a dedicated-worker client in real Chromium: the
+ * Export and import through a dedicated-worker client in a real browser: the
  * export file round-trips, write progress and typed errors cross the worker.
  */
 import { afterEach, describe, expect, it } from 'vitest';

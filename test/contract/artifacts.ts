@@ -1,7 +1,7 @@
 /**
  * The artifact contract (shared/adk-artifacts-memory.md) as one parametric
  * suite, run against `store.artifacts` of the in-thread service (fake-indexeddb,
- * Chromium) and of worker clients (dedicated, shared).
+ * a browser) and of worker clients (dedicated, shared).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ArtifactFront, InvalidInputError, type SessionService } from '../../src/index.js';

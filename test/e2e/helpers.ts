@@ -1,18 +1,22 @@
 /**
- * Driving the built demo page in real Chromium: launching, and the few UI
+ * Driving the built demo page in a real browser (the engine the e2e project names, see
+ * scripts/engines): launching, and the few UI
  * steps tests share. Everything is found the way a user (or a screen reader)
  * finds it: by role and accessible name.
  */
 import { mkdirSync } from 'node:fs';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
-import { chromiumArgs, chromiumPath } from '../../vite.config.js';
+import { engine } from '../../scripts/engines/index.js';
 
 /** Screenshots and files the tests write, kept for looking at (ignored by git). */
 export const ARTEFACTS = 'test-results/e2e';
 
+/** The engine this e2e project runs in (`E2E_ENGINE`, set per project in vite.config.ts). */
+export const testedEngine = engine();
+
 export function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
+  return testedEngine.browserType.launch({ ...testedEngine.launchOptions, headless: true });
 }
 
 export interface OpenedPage {
@@ -42,7 +46,7 @@ export async function openDemo(context: BrowserContext, query = ''): Promise<Ope
 }
 
 /**
- * One Chromium for the test file and a fresh browser profile for each test. After each
+ * One browser for the test file and a fresh browser profile for each test. After each
  * test, every tab it opened must have had no page errors and no alert/confirm dialog.
  * `open(query)` opens another tab of the demo in the test's profile.
  */

@@ -283,6 +283,13 @@ describe('command line', () => {
     expect(s.targeted).toBe(true);
   });
 
+  it('runs in Chromium unless --browser names another engine', () => {
+    expect(parseArgs([]).browser).toBe('chromium');
+    expect(parseArgs(['--browser', 'firefox']).browser).toBe('firefox');
+    expect(() => parseArgs(['--browser', 'webkit'])).toThrow(/webkit/);
+    expect(() => parseArgs(['--browser', 'chromium,firefox'])).toThrow(/one engine/);
+  });
+
   it('builds the read fixtures unless only write workloads run', () => {
     expect(selection(parseArgs(['--only', 'concurrentAppend,sequentialAppend'])).needsFixtures).toBe(false);
     expect(selection(parseArgs(['--only', 'concurrentAppend,fullRead'])).needsFixtures).toBe(true);

@@ -152,17 +152,37 @@ export class Tx<D extends Schema, N extends keyof D & string> {
 }
 
 export class Db<D extends Schema> {
+  /** Set when a write transaction of this connection aborted for want of space (see `transaction`). */
+  private quotaAborted = false;
+
   constructor(
     private readonly realm: Realm,
     readonly native: IDBDatabase,
   ) {}
 
+  /**
+   * Firefox makes the first read-write transaction a connection opens after one aborted with
+   * QuotaExceededError a "cleanup" transaction: it may delete, but every put and add throws
+   * InvalidStateError ("a database that did not allow mutations"), which would read as a closed
+   * database. An empty transaction takes that turn here, so the caller's writes run in a normal
+   * one: refused with QuotaExceededError while the disk is full, stored once there is room.
+   * Other engines just commit the empty transaction.
+   */
   transaction<N extends keyof D & string>(
     names: N | N[],
     mode: IDBTransactionMode = 'readonly',
     options?: IDBTransactionOptions,
   ): Tx<D, N> {
-    return new Tx<D, N>(this.realm, this.native.transaction(names, mode, options));
+    if (mode === 'readonly') return new Tx<D, N>(this.realm, this.native.transaction(names, mode, options));
+    if (this.quotaAborted) {
+      this.quotaAborted = false;
+      completion(this.native.transaction(names, mode, options));
+    }
+    const tx = new Tx<D, N>(this.realm, this.native.transaction(names, mode, options));
+    tx.done.catch((error: unknown) => {
+      if ((error as { name?: unknown } | null)?.name === 'QuotaExceededError') this.quotaAborted = true;
+    });
+    return tx;
   }
 
   get<N extends keyof D & string>(name: N, key: D[N]['key']): Promise<D[N]['value'] | undefined> {

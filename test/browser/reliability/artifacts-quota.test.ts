@@ -1,8 +1,7 @@
 /**
- * A full disk during artifact saves, in real Chromium with an on-disk profile
- * and the origin's quota shrunk through the DevTools protocol (see
- * quota.test.ts): the refused save is a typed QuotaExceededError, every
- * acknowledged version is stored whole and nothing of the refused one is, and
+ * A full disk during artifact saves, in a real browser with an on-disk profile
+ * and a small quota for the origin (see quota.test.ts): the refused save is a
+ * typed QuotaExceededError, every acknowledged version is stored whole and nothing of the refused one is, and
  * saves work again once the quota is restored.
  */
 import { describe, expect, it } from 'vitest';
@@ -11,14 +10,13 @@ import { commands } from 'vitest/browser';
 const QUOTA = 3 * 1024 * 1024;
 const key = { appName: 'quota-app', userId: 'quota-user', sessionId: 's', filename: 'big.bin' };
 
-describe('full disk during artifact saves (Chromium, on-disk profile)', () => {
+describe('full disk during artifact saves (on-disk profile)', () => {
   for (const kind of ['in-thread', 'dedicated'] as const) {
     it(`refuses the save that does not fit, keeps every acknowledged version whole, and recovers (${kind})`, async () => {
-      const id = await commands.remoteOpen('on-disk');
+      const id = await commands.remoteOpen('on-disk', { quotaBytes: QUOTA });
       try {
-        const origin = await commands.remoteCall<string>(id, 'origin', []);
-        await commands.remoteCdp(id, 'Storage.overrideQuotaForOrigin', { origin, quotaSize: QUOTA });
-        const h = await commands.remoteCall<number>(id, 'open', [kind, `artifact-quota-${kind}`]);
+        const dbName = `artifact-quota-${kind}`;
+        let h = await commands.remoteCall<number>(id, 'open', [kind, dbName]);
         const fill = (sessionId: string) =>
           commands.remoteCall<{
             acknowledged: number;
@@ -38,7 +36,7 @@ describe('full disk during artifact saves (Chromium, on-disk profile)', () => {
         expect(soon.problems).toEqual([]);
         if (soon.error) expect(soon.error).toMatchObject({ code: 'QUOTA_EXCEEDED', quota: true });
         // With the quota restored, saves go through again.
-        await commands.remoteCdp(id, 'Storage.overrideQuotaForOrigin', { origin });
+        if (await commands.remoteQuota(id, null)) h = await commands.remoteCall<number>(id, 'open', [kind, dbName]);
         const again = await fill('s3');
         expect(again.error).toBeNull();
         expect(again.acknowledged).toBe(100);

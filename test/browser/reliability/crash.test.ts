@@ -1,5 +1,5 @@
 /**
- * Crash mid-write in real Chromium: the store's worker is terminated at a
+ * Crash mid-write in a real browser: the store's worker is terminated at a
  * random moment during streams of appends (two sessions at once, in bursts, so
  * group commits span both). After each crash a fresh worker reopens the
  * database: every append that resolved is stored, the stored events of each
@@ -16,7 +16,7 @@ import { scale } from './scale.js';
 const APP = 'crash-app';
 const USER = 'crash-user';
 
-describe('crash mid-write: worker terminated (Chromium)', () => {
+describe('crash mid-write: worker terminated', () => {
   it(
     `keeps every acknowledged append and never half of one (${scale.crashTrials} trials)`,
     async () => {

@@ -1,5 +1,5 @@
 /**
- * Bad-input fuzzing in real Chromium: thousands of generated malformed
+ * Bad-input fuzzing in a real browser: thousands of generated malformed
  * requests through the client of a dedicated worker (most are refused on the
  * page, before postMessage), then the same as raw Comlink messages posted
  * straight to a worker (what any page script could do), and hostile Comlink
@@ -48,7 +48,7 @@ function workerFingerprint(worker: Worker): Promise<string> {
   });
 }
 
-describe('bad-input fuzzing (Chromium)', () => {
+describe('bad-input fuzzing', () => {
   it(
     'rejects every malformed request through a worker client with a typed error and changes nothing',
     async () => {

@@ -1,5 +1,5 @@
 /**
- * Load in real Chromium: 4 tabs (each a client with its own dedicated worker,
+ * Load in a real browser: 4 tabs (each a client with its own dedicated worker,
  * and again as 4 real pages through Playwright), each with 20 concurrent
  * writers, appending to one session per writer or all to one shared session.
  * Everything acknowledged is stored exactly once, each writer's events in its
@@ -62,7 +62,7 @@ function expectOutcome(total: LoadOutcome, mode: LoadOptions['mode'], expected: 
   }
 }
 
-describe('load (Chromium)', () => {
+describe('load', () => {
   const { loadTabs: tabs, loadWriters: writers, loadEvents: events } = scale;
   for (const mode of ['separate', 'shared'] as const) {
     it(

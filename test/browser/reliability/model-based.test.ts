@@ -1,5 +1,5 @@
 /**
- * Model-based random testing in real Chromium: three clients, each over its own
+ * Model-based random testing in a real browser: three clients, each over its own
  * dedicated worker (three tabs), on one IndexedDB database, checked against the
  * contract model after every step; and the isolation property over colliding
  * ids on real IndexedDB (string keys with lone surrogates, NUL, RTL marks).
@@ -19,7 +19,7 @@ import { report } from '../../reliability/scale.js';
 import { dedicatedClient, deleteDatabase, uniqueDbName } from '../helpers.js';
 import { scale } from './scale.js';
 
-describe('model-based random testing (Chromium)', () => {
+describe('model-based random testing', () => {
   it(
     `keeps the contract under random commands from 3 dedicated-worker clients (${scale.browserModelRuns} runs)`,
     async () => {

@@ -17,7 +17,7 @@ import { scale } from './scale.js';
 const APP = 'close-app';
 const USER = 'close-user';
 
-describe('crash mid-write: page closed (Chromium, Playwright)', () => {
+describe('crash mid-write: page closed (Playwright)', () => {
   it(
     `keeps every acknowledged append of a tab closed mid-stream (${scale.pageCloseTrials} trials)`,
     async () => {

@@ -1,13 +1,14 @@
 /**
- * Full disk, in real Chromium with an on-disk profile (the test context keeps
- * IndexedDB in memory and enforces no quota): the origin's quota is shrunk
- * through the DevTools protocol (Storage.overrideQuotaForOrigin) until appends
+ * Full disk, in a real browser with an on-disk profile (Chromium's test context
+ * keeps IndexedDB in memory and enforces no quota): the origin gets a small
+ * quota (Chromium: through the DevTools protocol; Firefox: its storage limit
+ * pref, see remoteQuota in commands.ts) and appends fill it until they
  * fail. The failure is a typed QuotaExceededError, the failed append left no
  * trace, everything stored before is intact, and writes work again once space
  * is freed or the quota restored.
  */
 import { describe, expect, it } from 'vitest';
-import { commands } from 'vitest/browser';
+import { commands, server } from 'vitest/browser';
 import { report } from '../../reliability/scale.js';
 
 const APP = 'quota-app';
@@ -24,17 +25,13 @@ interface Described {
   quota: boolean;
 }
 
-describe('full disk: quota exhausted (Chromium, on-disk profile)', () => {
+describe('full disk: quota exhausted (on-disk profile)', () => {
   for (const kind of ['in-thread', 'dedicated'] as const) {
     it(`rejects writes with QuotaExceededError, keeps everything, and recovers (${kind})`, async () => {
-      const id = await commands.remoteOpen('on-disk');
+      const id = await commands.remoteOpen('on-disk', { quotaBytes: QUOTA });
       try {
-        const origin = await commands.remoteCall<string>(id, 'origin', []);
         const dbName = `quota-${kind}`;
-        // Chromium caches the space an origin has left for a while, so the quota is set before the
-        // first database of this fresh profile opens: then every commit is checked against it.
-        await commands.remoteCdp(id, 'Storage.overrideQuotaForOrigin', { origin, quotaSize: QUOTA });
-        const h = await commands.remoteCall<number>(id, 'open', [kind, dbName]);
+        let h = await commands.remoteCall<number>(id, 'open', [kind, dbName]);
         const call = <T>(name: string, ...args: unknown[]) => commands.remoteCall<T>(id, name, [h, ...args]);
         const problems = (sid: string, issued: number, acked: number[]) =>
           call<{ stored: number; problems: string[] }>('streamProblems', {
@@ -64,7 +61,10 @@ describe('full disk: quota exhausted (Chromium, on-disk profile)', () => {
         // Every acknowledged append is there, the refused one is not, and nothing else moved.
         expect(await problems('fill', filled.next, range(filled.next))).toEqual({ stored: filled.next, problems: [] });
         expect(await problems('keep', 20, range(20))).toEqual({ stored: 20, problems: [] });
-        // Still full: the same append is refused again, the same way, and again leaves no trace.
+        // The same append again. Chromium: still full, so refused the same way, again leaving no trace.
+        // Firefox reclaims space after a refused write (the connection's next read-write transaction
+        // is a "cleanup" one, compacted afterwards; see Db.transaction), so there it may be stored:
+        // whole, in its place.
         const again = await call<Described | null>('appendNext', {
           appName: APP,
           userId: USER,
@@ -73,8 +73,11 @@ describe('full disk: quota exhausted (Chromium, on-disk profile)', () => {
           payloadBytes: 64 * 1024,
           reload: false,
         });
-        expect(again).toMatchObject({ code: 'QUOTA_EXCEEDED', quota: true });
-        expect(await problems('fill', filled.next, range(filled.next))).toEqual({ stored: filled.next, problems: [] });
+        if (server.browser !== 'firefox' || again !== null) {
+          expect(again).toMatchObject({ code: 'QUOTA_EXCEEDED', quota: true });
+        }
+        const stored = again === null ? filled.next + 1 : filled.next;
+        expect(await problems('fill', stored, range(stored))).toEqual({ stored, problems: [] });
 
         // Free space: deleting the big session works on a full disk, and then writes go through again.
         expect(await call('deleteSession', APP, USER, 'fill')).toBeNull();
@@ -92,7 +95,7 @@ describe('full disk: quota exhausted (Chromium, on-disk profile)', () => {
           payloadBytes: 64 * 1024,
         });
         expect(refilled.error).toMatchObject({ code: 'QUOTA_EXCEEDED', quota: true });
-        await commands.remoteCdp(id, 'Storage.overrideQuotaForOrigin', { origin });
+        if (await commands.remoteQuota(id, null)) h = await commands.remoteCall<number>(id, 'open', [kind, dbName]);
         const next = { ...small, sessionId: 'fill-2', index: refilled.next, payloadBytes: 64 * 1024 };
         expect(await call('appendNext', next)).toBeNull();
         expect(await call('tryCreate', APP, USER, 'after')).toBeNull();

@@ -1,5 +1,5 @@
 /**
- * Upgrades in real Chromium, between tabs. A newer release (the shipped schema
+ * Upgrades in a real browser, between tabs. A newer release (the shipped schema
  * plus a step, in a test worker) opening the database makes a tab holding the
  * old version close its connection on `versionchange`, and that tab's client
  * says so at once (onClose, then StoreClosedError on every call) instead of
@@ -56,7 +56,7 @@ afterEach(async () => {
   for (const s of opened.splice(0)) await s.close().catch(() => {});
 });
 
-describe('upgrades between tabs (Chromium)', () => {
+describe('upgrades between tabs', () => {
   it('closes an old tab’s connection on versionchange, tells its client, and migrates with nothing lost', async () => {
     const dbName = uniqueDbName('upgrade');
     const { client: old } = dedicatedClient(dbName);
