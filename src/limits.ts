@@ -19,3 +19,5 @@ export const MAX_SEARCH_LIMIT = 100;
 export const DEFAULT_SEARCH_LIMIT = 10;
 /** Deepest page: hits are ranked, then checked one by one against the stored events, up to offset + limit. */
 export const MAX_SEARCH_OFFSET = 10_000;
+/** Most sessions' append batches one `appendMany` message may carry; a client splits larger rounds. */
+export const MAX_BATCHES = 10_000;

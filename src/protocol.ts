@@ -157,6 +157,12 @@ export interface HelloResponse {
   dbName: string;
   /** A Web Lock the host holds for its lifetime: when the client is granted it, the host is gone. */
   lockName: string | null;
+  /**
+   * The calls this host serves. A page newer than the worker serving it (a
+   * shared worker from before a deploy, still open in another tab) learns here
+   * what it cannot ask for; absent from hosts that predate the list.
+   */
+  methods?: string[];
 }
 
 /** What a host serves: the session backend's methods and the artifact service's. */

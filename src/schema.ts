@@ -17,7 +17,7 @@ import {
   type JsonProblem,
   withJsonField,
 } from './json.js';
-import { MAX_ID_LENGTH, MAX_RECORD_SIZE } from './limits.js';
+import { MAX_BATCHES, MAX_ID_LENGTH, MAX_RECORD_SIZE } from './limits.js';
 import { MAX_BATCH_EVENTS } from './protocol.js';
 
 const id = z.string().check(
@@ -214,9 +214,6 @@ export const appendBatchSchema = z.object({
   events: z.array(z.unknown()).check(z.maxLength(MAX_BATCH_EVENTS, `must hold at most ${MAX_BATCH_EVENTS} events`)),
   durability: opt(durabilitySchema),
 });
-
-/** Most sessions' batches one `appendMany` message may carry. */
-export const MAX_BATCHES = 10_000;
 
 /** An `appendMany` message as the host receives it: each batch is validated (and fails) alone. */
 export const appendManySchema = z

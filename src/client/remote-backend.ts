@@ -7,7 +7,15 @@
  */
 import { type Endpoint, proxy, type Remote, releaseProxy, wrap } from 'comlink';
 import { ARTIFACT_METHODS, type ArtifactBackend } from '../artifacts/protocol.js';
-import { fromWireError, InvalidInputError, SessionStoreError, StoreClosedError, TimeoutError } from '../errors.js';
+import {
+  fromWireError,
+  InvalidInputError,
+  SessionStoreError,
+  StorageError,
+  StoreClosedError,
+  TimeoutError,
+} from '../errors.js';
+import { MAX_BATCHES } from '../limits.js';
 import { MEMORY_METHODS, type MemoryBackend } from '../memory/protocol.js';
 import {
   type AppendBatch,
@@ -52,6 +60,11 @@ export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, M
   private readonly stopWatching = new AbortController();
   private readonly closeListeners = new Set<(error: StoreClosedError) => void>();
   private outbox: Outgoing[] | undefined;
+  /** The calls the host serves, once it said hello; `undefined` before that or from a host that predates the list. */
+  private served: Set<string> | undefined;
+  /** A host from before the list of calls turned out to lack `appendMany`: send each session's batch alone. */
+  private oneByOne = false;
+  private greeted = false;
 
   constructor(
     endpoint: Endpoint,
@@ -60,7 +73,6 @@ export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, M
   ) {
     this.remote = wrap<HostApi>(endpoint);
     const signal = this.stopWatching.signal;
-    let greeted = false;
     for (const target of watch) {
       target.addEventListener('messageerror', () => this.die('a message from the store worker could not be read'), {
         signal,
@@ -70,7 +82,7 @@ export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, M
         'error',
         (event) => {
           // After hello, errors inside the worker are answered per call; before it, the worker never started.
-          if (!greeted) {
+          if (!this.greeted) {
             void describeStartFailure(event, options.workerUrl).then(
               (message) => this.die(message),
               () => this.die('the store worker failed to start'),
@@ -83,7 +95,8 @@ export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, M
     this.hello = this.call('hello', (r) => r.hello({ ...(options.dbName ? { dbName: options.dbName } : {}) }));
     this.hello.then(
       (hello) => {
-        greeted = true;
+        this.greeted = true;
+        if (hello.methods) this.served = new Set(hello.methods);
         // Learn at once when the store closes under us (another tab upgraded or deleted the database),
         // rather than from the next call. An older host without this method answers with an error: ignored.
         this.remote.whenClosed().then(
@@ -147,10 +160,12 @@ export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, M
         );
       }
       let sent: Promise<Result<T>>;
+      let posted = true;
       try {
         sent = invoke(this.remote);
       } catch (error) {
         // Comlink reads the arguments before posting them: a hostile request throws right here.
+        posted = false;
         sent = Promise.reject(error);
       }
       sent.then(
@@ -162,7 +177,7 @@ export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, M
         },
         (error: unknown) => {
           if (!this.pending.has(fail)) return;
-          fail(sendFailure(operation, error));
+          fail(callFailure(operation, error, posted));
         },
       );
     });
@@ -187,41 +202,82 @@ export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, M
   private sendAppends(): void {
     const out = this.outbox ?? [];
     this.outbox = undefined;
-    const [only] = out;
-    if (out.length === 1 && only) {
-      this.call('appendEvent', (r) => r.appendEvents(only.batch)).then(only.resolve, only.reject);
+    // Whether the host takes `appendMany` is known from its hello, which the first appends may precede.
+    if (!this.greeted) {
+      const later = (): void => this.dispatchAppends(out);
+      this.hello.then(later, later);
+    } else this.dispatchAppends(out);
+  }
+
+  private dispatchAppends(out: Outgoing[]): void {
+    if (out.length === 1 || this.oneByOne || this.lacks('appendMany')) {
+      for (const o of out) this.call('appendEvent', (r) => r.appendEvents(o.batch)).then(o.resolve, o.reject);
       return;
     }
+    for (let i = 0; i < out.length; i += MAX_BATCHES) this.sendMany(out.slice(i, i + MAX_BATCHES));
+  }
+
+  private sendMany(out: Outgoing[]): void {
     this.call('appendEvent', (r) => r.appendMany(out.map((o) => o.batch))).then(
       (results) => {
-        results.forEach((result, i) => {
-          const o = out[i] as Outgoing;
-          if (result.ok) o.resolve(result.value);
+        out.forEach((o, i) => {
+          const result = results[i];
+          if (!result) o.reject(new StorageError('appendEvent: the store worker gave no answer for this append'));
+          else if (result.ok) o.resolve(result.value);
           else o.reject(fromWireError(result.error));
         });
       },
       (error: unknown) => {
-        for (const o of out) o.reject(error);
+        // A host that predates the list said nothing of `appendMany`; one that threw on it ran none of the batches.
+        if (this.served === undefined && threwInWorker.has(error as object)) {
+          this.oneByOne = true;
+          this.dispatchAppends(out);
+        } else for (const o of out) o.reject(error);
       },
     );
   }
 
+  /** True when the host said which calls it serves and `method` is not one of them. */
+  private lacks(method: keyof HostApi): boolean {
+    return this.served !== undefined && !this.served.has(method);
+  }
+
+  /** `call`, refused on the page when the host said it does not serve `method`. */
+  ask<T>(
+    method: keyof HostApi,
+    operation: string,
+    invoke: (remote: Remote<HostApi>) => Promise<Result<T>>,
+  ): Promise<T> {
+    if (this.lacks(method)) {
+      return Promise.reject(
+        new StorageError(
+          `${operation}: the store worker serving this page is an older version without this call; reload every tab of this app`,
+        ),
+      );
+    }
+    return this.call(operation, invoke);
+  }
+
   importSessions(batch: ImportBatch, onProgress?: (processed: number) => void) {
-    return this.call('importSessions', (r) => r.importSessions(batch, onProgress && proxy(onProgress)));
+    return this.ask('importSessions', 'importSessions', (r) =>
+      r.importSessions(batch, onProgress && proxy(onProgress)),
+    );
   }
   importWithArtifacts(
     batch: ImportBatch,
     artifacts: Parameters<ArtifactBackend['importWithArtifacts']>[1],
     onProgress?: (processed: number) => void,
   ) {
-    return this.call('importArchive', (r) => r.importWithArtifacts(batch, artifacts, onProgress && proxy(onProgress)));
+    return this.ask('importWithArtifacts', 'importArchive', (r) =>
+      r.importWithArtifacts(batch, artifacts, onProgress && proxy(onProgress)),
+    );
   }
 
   startSync(request: SyncStartRequest, onStatus: (status: SyncStatus) => void) {
-    return this.call('sync', (r) => r.startSync(request, proxy(onStatus)));
+    return this.ask('startSync', 'sync', (r) => r.startSync(request, proxy(onStatus)));
   }
   syncNow() {
-    return this.call('syncNow', (r) => r.syncNow());
+    return this.ask('syncNow', 'syncNow', (r) => r.syncNow());
   }
   stopSync() {
     return this.call('stopSync', (r) => r.stopSync());
@@ -239,15 +295,25 @@ export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, M
 }
 
 /**
- * Why a call never reached the worker, as a typed error. Posting to a worker
- * fails only while the request is read and cloned (a port to a dead worker
- * takes messages silently; that is told by the life lock): bad input.
+ * A call that got no `Result`, as a typed error. A request that cannot be read
+ * or cloned never leaves the page: bad input (a port to a dead worker takes
+ * messages silently; that is told by the life lock). Anything else was thrown
+ * by the worker outside the store's own answers (a call it does not serve, an
+ * answer it could not send): the store failed, whatever the request.
  */
-function sendFailure(operation: string, error: unknown): SessionStoreError {
+function callFailure(operation: string, error: unknown, posted: boolean): SessionStoreError {
   if (error instanceof SessionStoreError) return error;
   const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return new InvalidInputError(`${operation}: request: cannot be sent to the store worker (${why})`);
+  if (!posted || (error as { name?: unknown } | null)?.name === 'DataCloneError') {
+    return new InvalidInputError(`${operation}: request: cannot be sent to the store worker (${why})`);
+  }
+  const failure = new StorageError(`${operation}: the store worker failed (${why})`);
+  threwInWorker.add(failure);
+  return failure;
 }
+
+/** Failures the worker threw outside the store's answers (the call never ran as a store call). */
+const threwInWorker = new WeakSet<object>();
 
 /** Calls with a path of their own: appends go together, imports report progress. */
 const OWN_PATH = ['appendEvents', 'importSessions', 'importWithArtifacts'] as const;
@@ -273,6 +339,6 @@ for (const method of FORWARDED) {
     this: RemoteBackend,
     ...args: unknown[]
   ) {
-    return this.call(method, (remote) => (remote as unknown as Calls)[method](...args));
+    return this.ask(method, method, (remote) => (remote as unknown as Calls)[method](...args));
   };
 }

@@ -113,7 +113,7 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     hello: (request) =>
       settle(async () => {
         engine = engineFor(validate('hello', helloRequestSchema, request));
-        return { dbName: engine.dbName, lockName: await holdLifeLock() };
+        return { dbName: engine.dbName, lockName: await holdLifeLock(), methods: Object.keys(host) };
       }),
     createSession: (request) => settle(() => checked.createSession(request)),
     getSession: (request) => settle(() => checked.getSession(request)),
