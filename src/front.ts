@@ -74,7 +74,8 @@ export class SessionFront implements SessionService, SessionCatalog {
     private readonly search?: SearchBackend,
   ) {}
 
-  private adopt({ session, ref }: LoadedSession): Session {
+  private adopt({ session, ref, eventsJson }: LoadedSession): Session {
+    if (eventsJson !== undefined) session.events = JSON.parse(eventsJson) as Session['events'];
     this.refs.set(session, ref);
     return session;
   }

@@ -37,6 +37,11 @@ export interface SessionRef {
 export interface LoadedSession {
   session: Session;
   ref: SessionRef;
+  /**
+   * The events as the text of one JSON array, in place of `session.events`
+   * (then empty): text crosses a worker boundary without a second structured clone.
+   */
+  eventsJson?: string;
 }
 
 export interface ListedSessions extends ListSessionsResponse {

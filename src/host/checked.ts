@@ -53,7 +53,7 @@ export async function checkImport(operation: string, request: unknown): Promise<
 export function checkedBackend(engine: () => StoreEngine): Backend {
   return {
     createSession: async (request) => engine().createSession(validateCreate('createSession', request)),
-    getSession: async (request) => engine().getSession(validate('getSession', getSessionRequestSchema, request)),
+    getSession: async (request) => engine().loadSession(validate('getSession', getSessionRequestSchema, request)),
     listSessions: async (request) =>
       engine().listSessions(validate('listSessions', listSessionsRequestSchema, request)),
     deleteSession: async (request) => engine().deleteSession(validate('deleteSession', sessionKeySchema, request)),

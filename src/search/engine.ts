@@ -12,7 +12,7 @@ import type { StoreChange } from '../protocol.js';
 import type { StoreEngine } from '../store/engine.js';
 import { bound } from '../store/idb/index.js';
 import { keyString } from '../store/keys.js';
-import type { EventRecord } from '../store/records.js';
+import { type EventRecord, eventOf } from '../store/records.js';
 import { analyse, type MatchMode, matchedRanges, matches, parseQuery, snippetOf } from './match.js';
 import type { SearchBackend } from './protocol.js';
 import type { SearchEventsRequest, SearchEventsResponse, SearchHit } from './schema.js';
@@ -200,7 +200,8 @@ export class SearchEngine implements SearchBackend {
         const record = records[i];
         if (!record || hits.length >= limit) return;
         // The index may lag the events (another tab's write not yet heard): a hit is checked against what is stored.
-        const text = eventText(record.event);
+        const event = eventOf(record);
+        const text = eventText(event);
         if (text === undefined) return;
         const doc = analyse(text);
         if (!matches(doc, terms, mode)) return;
@@ -211,7 +212,7 @@ export class SearchEngine implements SearchBackend {
         hits.push({
           sessionId: candidate.sessionId,
           eventId: record.id,
-          author: record.event.author,
+          author: event.author,
           timestamp: record.timestamp,
           score: candidate.score,
           snippet: snippetOf(text, matchedRanges(doc, terms, mode)),

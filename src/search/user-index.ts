@@ -9,7 +9,7 @@
  */
 import MiniSearch from 'minisearch';
 import { bound, type Db } from '../store/idb/index.js';
-import type { EventRecord, SessionRecord, StoreSchema } from '../store/records.js';
+import { type EventRecord, eventOf, type SessionRecord, type StoreSchema } from '../store/records.js';
 import type { MatchMode, QueryTerm } from './match.js';
 import { type Doc, options, queryOf } from './minisearch.js';
 import { SEARCH_FORMAT, type SearchShardRecord, type SessionMark } from './records.js';
@@ -205,7 +205,7 @@ export class UserIndex {
     const seqs = base ? [...base.seqs] : [];
     const docs: Doc[] = [];
     for (const e of found) {
-      const text = eventText(e.event);
+      const text = eventText(eventOf(e));
       if (text === undefined) continue;
       const id = docId(record.uid, e.seq);
       if (shard.index.has(id)) shard.index.discard(id);

@@ -21,7 +21,14 @@ import { APP_PREFIX, applyDelta, hasTempKeys, isEmpty, splitDelta, USER_PREFIX, 
 import type { Event } from '../types.js';
 import { type Db, handled, type Tx } from './idb/index.js';
 import { keyString } from './keys.js';
-import type { AppRecord, SessionRecord, StoreName, StoreSchema, UserRecord } from './records.js';
+import {
+  type AppRecord,
+  eventRecord,
+  type SessionRecord,
+  type StoreName,
+  type StoreSchema,
+  type UserRecord,
+} from './records.js';
 
 export interface GroupResult {
   outcome?: AppendOutcome;
@@ -207,15 +214,7 @@ async function writeGroup(
       const known = seqOf.get(idKey);
       const seq = known ?? rec.nextSeq;
       try {
-        events
-          .put({
-            uid: rec.uid,
-            seq,
-            id: event.id,
-            timestamp: event.timestamp,
-            event: storable(event),
-          })
-          .catch(ignore);
+        events.put(eventRecord(rec.uid, seq, storable(event))).catch(ignore);
       } catch (error) {
         // A value the structured clone rejects fails alone (as InvalidInputError); the rest of the group goes on.
         eventResults.push(toWireError(normalizeStorageError(error)));

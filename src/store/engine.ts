@@ -43,7 +43,15 @@ import { GroupQueue, type Settled } from './group-commit.js';
 import { bound, type Db } from './idb/index.js';
 import { commitImport, type ImportExtra } from './import.js';
 import { readEvents, readEventsOf, readPage, readUsers } from './reads.js';
-import { ALL_STORES, type AppRecord, type SessionRecord, type StoreSchema, type UserRecord } from './records.js';
+import {
+  ALL_STORES,
+  type AppRecord,
+  eventOf,
+  eventsText,
+  type SessionRecord,
+  type StoreSchema,
+  type UserRecord,
+} from './records.js';
 
 export interface EngineOptions {
   /** Database name. Default `'adk-sessions'`. */
@@ -263,7 +271,23 @@ export class StoreEngine implements Backend {
    * (read in the same transaction) confirms the uid; otherwise they are read
    * again with the right one.
    */
-  getSession(request: GetSessionRequest): Promise<LoadedSession | undefined> {
+  async getSession(request: GetSessionRequest): Promise<LoadedSession | undefined> {
+    const read = await this.readSession(request);
+    return read && toLoaded(read.record, read.app, read.user, read.events.map(eventOf));
+  }
+
+  /**
+   * `getSession` with the events left as the text of one JSON array
+   * (`eventsJson`, `session.events` empty): what a worker sends the page, so
+   * the events are cloned once (out of IndexedDB, as text) rather than twice.
+   */
+  async loadSession(request: GetSessionRequest): Promise<LoadedSession | undefined> {
+    const read = await this.readSession(request);
+    if (!read) return undefined;
+    return { ...toLoaded(read.record, read.app, read.user, []), eventsJson: eventsText(read.events) };
+  }
+
+  private readSession(request: GetSessionRequest) {
     const { appName, userId, sessionId, config } = request;
     const key = sessionKeyString(appName, userId, sessionId);
     return this.run(async (db) => {
@@ -284,12 +308,7 @@ export class StoreEngine implements Backend {
       }
       this.rememberUid(key, record.uid);
       const events = guessed && guess === record.uid ? await guessed : await readEvents(tx, record, config);
-      return toLoaded(
-        record,
-        app?.state ?? {},
-        user?.state ?? {},
-        events.map((e) => e.event),
-      );
+      return { record, app: app?.state ?? {}, user: user?.state ?? {}, events };
     });
   }
 

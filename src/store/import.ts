@@ -14,6 +14,7 @@ import { keyString } from './keys.js';
 import {
   ALL_STORES,
   type AppRecord,
+  eventRecord,
   type SessionRecord,
   type StoreName,
   type StoreSchema,
@@ -162,7 +163,7 @@ export async function commitImport(
       if (!isEmpty(scoped.user)) applyDelta(user.state, scoped.user);
       const uid = newId();
       session.events.forEach((event, seq) => {
-        events.put({ uid, seq, id: event.id, timestamp: event.timestamp, event: storable(event) }).catch(ignore);
+        events.put(eventRecord(uid, seq, storable(event))).catch(ignore);
       });
       const record: SessionRecord = {
         appName,

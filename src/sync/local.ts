@@ -9,7 +9,16 @@ import { setOwn } from '../json.js';
 import type { StoreChange } from '../protocol.js';
 import { APP_PREFIX, applyDelta, splitDelta, USER_PREFIX } from '../state.js';
 import { bound, type Db, handled, type Tx } from '../store/idb/index.js';
-import type { AppRecord, EventRecord, SessionRecord, StoreName, StoreSchema, UserRecord } from '../store/records.js';
+import {
+  type AppRecord,
+  type EventRecord,
+  eventOf,
+  eventRecord,
+  type SessionRecord,
+  type StoreName,
+  type StoreSchema,
+  type UserRecord,
+} from '../store/records.js';
 import type { Event } from '../types.js';
 import type { SyncMark, SyncUser } from './records.js';
 import type { Placed, Positioned } from './wire.js';
@@ -77,7 +86,7 @@ export async function readPending(
   ]);
   if (!record || !mark || mark.uid !== record.uid) return undefined;
   const events = await tx.objectStore('events').getAll(eventsFrom(record.uid, mark.syncedNext), limit);
-  return { mark, events: events.map((e) => e.event) };
+  return { mark, events: events.map(eventOf) };
 }
 
 /** What to do with pending events that the server's newer events overtook. */
@@ -133,8 +142,8 @@ export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration
     if (p.pos <= mark.serverPos) continue;
     const head = pending[0];
     if (p.pos !== mark.serverPos + 1 || !head || head.id !== p.id) break;
-    const event = { ...head.event, timestamp: p.timestamp };
-    events.put({ ...head, timestamp: p.timestamp, event }).catch(ignore);
+    const event = { ...eventOf(head), timestamp: p.timestamp };
+    events.put(eventRecord(head.uid, head.seq, event)).catch(ignore);
     applyDelta(mark.syncedState, splitDelta(event.actions?.stateDelta).session);
     mark.syncedNext = head.seq + 1;
     mark.serverPos = p.pos;
@@ -169,7 +178,7 @@ export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration
   let seq = mark.syncedNext;
   const updated: SessionRecord = { ...record, state: {} };
   for (const { event } of incoming) {
-    events.put({ uid: record.uid, seq, id: event.id, timestamp: event.timestamp, event }).catch(ignore);
+    events.put(eventRecord(record.uid, seq, event)).catch(ignore);
     seq += 1;
     const scoped = splitDelta(event.actions?.stateDelta);
     applyDelta(mark.syncedState, scoped.session);
@@ -183,7 +192,7 @@ export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration
   for (const e of rest) {
     events.put({ ...e, seq }).catch(ignore);
     seq += 1;
-    const scoped = splitDelta(e.event.actions?.stateDelta);
+    const scoped = splitDelta(eventOf(e).actions?.stateDelta);
     applyDelta(updated.state, scoped.session);
     // Pushed later, a pending write lands after the server's: it wins here too.
     applyDelta(app.state, scoped.app);
@@ -235,7 +244,7 @@ function forkOf(record: SessionRecord, forked: EventRecord[], state: Record<stri
     lastUpdateTime: forked.at(-1)?.timestamp ?? record.lastUpdateTime,
   };
   const events = forked.map((e, i) => ({ ...e, uid, seq: i }));
-  for (const e of forked) applyDelta(fork.state, splitDelta(e.event.actions?.stateDelta).session);
+  for (const e of forked) applyDelta(fork.state, splitDelta(eventOf(e).actions?.stateDelta).session);
   return { record: fork, events };
 }
 
@@ -320,7 +329,7 @@ export async function adoptCreated(
     }
     const all = await tx.objectStore('events').getAll(eventsFrom(record.uid, 0));
     const state = clone(scoped.session);
-    for (const e of all) applyDelta(state, splitDelta(e.event.actions?.stateDelta).session);
+    for (const e of all) applyDelta(state, splitDelta(eventOf(e).actions?.stateDelta).session);
     // Its own creation coming back changes nothing: the app's session objects must not turn stale for it.
     if (JSON.stringify(state) !== JSON.stringify(record.state)) {
       const updated: SessionRecord = { ...record, state, revision: record.revision + 1 };

@@ -54,6 +54,39 @@ describe('worker boundary', () => {
     expect(session.events).toHaveLength(21);
   });
 
+  it('stores events as JSON text and hands a session to the page as one text, cloned once', async () => {
+    const indexedDB = new IDBFactory();
+    const { port1, port2 } = new MessageChannel();
+    exposeSessionService(new StoreEngine({ indexedDB, dbName: 'text' }), port1);
+    const answers = vi.spyOn(port1, 'postMessage');
+    const client = connectSessionStore(port2, { dbName: 'text' });
+    open.push(client);
+    const session = await client.createSession({ appName: APP, userId: USER, sessionId: 's' });
+    const sent = [makeEvent({ id: 'a' }), makeEvent({ id: 'b', content: { parts: [{ text: 'ünï "quoted"' }] } })];
+    for (const event of sent) await client.appendEvent({ session, event: structuredClone(event) });
+    answers.mockClear();
+    const loaded = await client.getSession({ appName: APP, userId: USER, sessionId: 's' });
+    expect(loaded?.events).toEqual(sent);
+    const reply = answers.mock.calls
+      .map(([m]) => (m as { value?: { value?: { eventsJson?: unknown; session?: Session } } }).value?.value)
+      .find((v) => v?.session);
+    expect(typeof reply?.eventsJson).toBe('string');
+    expect(reply?.session?.events).toEqual([]);
+    const raw = await new Promise<IDBDatabase>((resolve) => {
+      const request = indexedDB.open('text');
+      request.onsuccess = () => resolve(request.result);
+    });
+    const records = await new Promise<unknown[]>((resolve) => {
+      const request = raw.transaction('events').objectStore('events').getAll();
+      request.onsuccess = () => resolve(request.result);
+    });
+    raw.close();
+    expect(records.map((r) => Object.keys(r as object).sort())).toEqual([
+      ['id', 'json', 'seq', 'timestamp', 'uid'],
+      ['id', 'json', 'seq', 'timestamp', 'uid'],
+    ]);
+  });
+
   it('rejects every pending call with StoreClosedError when the other end goes away', async () => {
     // A port nobody answers on: calls stay pending until it closes.
     const { port1, port2 } = new MessageChannel();

@@ -10,6 +10,7 @@ import { IndexedDbSessionService, InvalidInputError, type Session } from '../../
 import { type SearchEngine, searchEngineFor } from '../../src/search/engine.js';
 import { SEARCH_FORMAT, type SearchShardRecord } from '../../src/search/records.js';
 import { SCHEMA_VERSION } from '../../src/store/database.js';
+import { eventRecord } from '../../src/store/records.js';
 import { buildV1Database } from '../fixtures/v1-layout.js';
 import { freshDatabase, freshStore, say, textEvent } from '../search/helpers.js';
 
@@ -133,7 +134,7 @@ describe('never a wrong hit', () => {
       events.openCursor().onsuccess = function () {
         const cursor = this.result;
         if (!cursor) return;
-        cursor.update({ ...cursor.value, event: textEvent('a', 'the station at noon') });
+        cursor.update(eventRecord(cursor.value.uid, cursor.value.seq, textEvent('a', 'the station at noon')));
         cursor.continue();
       };
       tx.oncomplete = resolve;
