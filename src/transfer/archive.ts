@@ -75,7 +75,9 @@ const keyString = (parts: readonly string[]): string => JSON.stringify(parts);
  * Streams a zip of the sessions asked for (as `exportSessions` writes them)
  * and every version of their artifacts, `user:` ones of their users included.
  * The keys are listed in one snapshot; then each session and its artifacts
- * are read and written in turn, so memory holds one payload chunk at a time.
+ * are read and written in turn. Reading waits while the reader is behind
+ * (more than `ARCHIVE_BUFFER_BYTES` queued), so a slow consumer (an upload, a
+ * file on a slow disk) never makes the whole archive pile up in memory.
  * Throws `InvalidInputError` at once for bad options.
  */
 export function exportArchive(store: ArchiveSource, options: ArchiveExportOptions = {}): ReadableStream<Uint8Array> {
@@ -85,106 +87,133 @@ export function exportArchive(store: ArchiveSource, options: ArchiveExportOption
   });
   const { signal, onProgress } = options;
   const encoder = new TextEncoder();
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      let failed = false;
-      const zip = new Zip((error, chunk, final) => {
-        if (failed) return;
-        if (error) {
-          failed = true;
-          controller.error(error);
-          return;
-        }
-        controller.enqueue(chunk);
-        if (final) controller.close();
-      });
-      const fail = (error: unknown): void => {
-        if (failed) return;
+  // Resolved by the reader's next pull (it took enough of what is queued), or when the stream ends early.
+  let wanted: (() => void) | undefined;
+  const wake = (): void => {
+    wanted?.();
+    wanted = undefined;
+  };
+  /** Set once the stream failed or its reader cancelled it: the export stops reading the store. */
+  let failed = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      pull: wake,
+      cancel() {
         failed = true;
-        zip.terminate();
-        controller.error(error);
-      };
-      signal?.addEventListener('abort', () => fail(signal.reason), { once: true });
-      const progress: ArchiveExportProgress = { sessions: 0, totalSessions: 0, artifacts: 0, bytes: 0 };
-      const report = (): void => onProgress?.({ ...progress });
-      const run = async (): Promise<void> => {
-        signal?.throwIfAborted();
-        const keys = await store.listSessionKeys(request);
-        progress.totalSessions = keys.length;
-        report();
-        const sessions = new ZipDeflate('sessions.json', { level: 6 });
-        zip.add(sessions);
-        sessions.push(encoder.encode(documentStart(options.exportedAt ?? Date.now())));
-        const exported: SessionKey[] = [];
-        for (const key of keys) {
-          const session = await store.getSession(key);
+        wake();
+      },
+      start(controller) {
+        const room = async (): Promise<void> => {
+          while ((controller.desiredSize ?? 0) <= 0) {
+            if (failed) throw new Error('the archive stream ended before the export did');
+            await new Promise<void>((resolve) => (wanted = resolve));
+          }
+        };
+        const zip = new Zip((error, chunk, final) => {
+          if (failed) return;
+          if (error) {
+            failed = true;
+            controller.error(error);
+            return;
+          }
+          controller.enqueue(chunk);
+          if (final) controller.close();
+        });
+        const fail = (error: unknown): void => {
+          if (failed) return;
+          failed = true;
+          zip.terminate();
+          controller.error(error);
+          wake();
+        };
+        signal?.addEventListener('abort', () => fail(signal.reason), { once: true });
+        const progress: ArchiveExportProgress = { sessions: 0, totalSessions: 0, artifacts: 0, bytes: 0 };
+        const report = (): void => onProgress?.({ ...progress });
+        const run = async (): Promise<void> => {
           signal?.throwIfAborted();
-          if (!session) {
-            progress.totalSessions--;
-            continue;
-          }
-          sessions.push(encoder.encode((exported.length === 0 ? '\n' : ',\n') + JSON.stringify(adkSession(session))));
-          exported.push(key);
-          progress.sessions++;
+          const keys = await store.listSessionKeys(request);
+          progress.totalSessions = keys.length;
           report();
-        }
-        sessions.push(encoder.encode(documentEnd), true);
-
-        const manifest: ManifestEntry[] = [];
-        const usersDone = new Set<string>();
-        for (const key of exported) {
-          const user = keyString([key.appName, key.userId]);
-          for (const filename of await store.artifacts.listArtifactKeys(key)) {
-            if (filename.startsWith('user:') && usersDone.has(user)) continue;
-            for (const { version } of await store.artifacts.listArtifactVersions({ ...key, filename })) {
-              const loaded = await store.artifacts.loadArtifactBlob({ ...key, filename, version });
-              signal?.throwIfAborted();
-              if (!loaded) continue;
-              const entry: ManifestEntry = {
-                ...key,
-                filename,
-                version,
-                createTime: loaded.createTime,
-                mimeType: loaded.mimeType,
-                kind: loaded.kind,
-                ...(loaded.customMetadata ? { customMetadata: loaded.customMetadata } : {}),
-                ...(loaded.displayName ? { displayName: loaded.displayName } : {}),
-                ...(loaded.fileUri ? { fileUri: loaded.fileUri } : {}),
-              };
-              if (loaded.blob) {
-                entry.file = `files/${manifest.length + 1}`;
-                const file = new ZipPassThrough(entry.file);
-                zip.add(file);
-                const reader = loaded.blob.stream().getReader();
-                for (;;) {
-                  const { done, value } = await reader.read();
-                  if (done) break;
-                  file.push(value);
-                  progress.bytes += value.length;
-                }
-                file.push(new Uint8Array(0), true);
-              }
-              manifest.push(entry);
-              progress.artifacts++;
-              report();
+          const sessions = new ZipDeflate('sessions.json', { level: 6 });
+          zip.add(sessions);
+          sessions.push(encoder.encode(documentStart(options.exportedAt ?? Date.now())));
+          const exported: SessionKey[] = [];
+          for (const key of keys) {
+            await room();
+            const session = await store.getSession(key);
+            signal?.throwIfAborted();
+            if (!session) {
+              progress.totalSessions--;
+              continue;
             }
+            sessions.push(encoder.encode((exported.length === 0 ? '\n' : ',\n') + JSON.stringify(adkSession(session))));
+            exported.push(key);
+            progress.sessions++;
+            report();
           }
-          usersDone.add(user);
-        }
-        const list = new ZipDeflate('artifacts.json', { level: 6 });
-        zip.add(list);
-        list.push(
-          encoder.encode(
-            JSON.stringify({ format: ARCHIVE_MANIFEST_FORMAT, version: ARCHIVE_VERSION, artifacts: manifest }),
-          ),
-          true,
-        );
-        zip.end();
-      };
-      run().catch(fail);
+          sessions.push(encoder.encode(documentEnd), true);
+
+          const manifest: ManifestEntry[] = [];
+          const usersDone = new Set<string>();
+          for (const key of exported) {
+            const user = keyString([key.appName, key.userId]);
+            for (const filename of await store.artifacts.listArtifactKeys(key)) {
+              if (filename.startsWith('user:') && usersDone.has(user)) continue;
+              for (const { version } of await store.artifacts.listArtifactVersions({ ...key, filename })) {
+                const loaded = await store.artifacts.loadArtifactBlob({ ...key, filename, version });
+                signal?.throwIfAborted();
+                if (!loaded) continue;
+                const entry: ManifestEntry = {
+                  ...key,
+                  filename,
+                  version,
+                  createTime: loaded.createTime,
+                  mimeType: loaded.mimeType,
+                  kind: loaded.kind,
+                  ...(loaded.customMetadata ? { customMetadata: loaded.customMetadata } : {}),
+                  ...(loaded.displayName ? { displayName: loaded.displayName } : {}),
+                  ...(loaded.fileUri ? { fileUri: loaded.fileUri } : {}),
+                };
+                if (loaded.blob) {
+                  entry.file = `files/${manifest.length + 1}`;
+                  const file = new ZipPassThrough(entry.file);
+                  zip.add(file);
+                  const reader = loaded.blob.stream().getReader();
+                  for (;;) {
+                    await room();
+                    const { done, value } = await reader.read();
+                    if (done) break;
+                    file.push(value);
+                    progress.bytes += value.length;
+                  }
+                  file.push(new Uint8Array(0), true);
+                }
+                manifest.push(entry);
+                progress.artifacts++;
+                report();
+              }
+            }
+            usersDone.add(user);
+          }
+          const list = new ZipDeflate('artifacts.json', { level: 6 });
+          zip.add(list);
+          list.push(
+            encoder.encode(
+              JSON.stringify({ format: ARCHIVE_MANIFEST_FORMAT, version: ARCHIVE_VERSION, artifacts: manifest }),
+            ),
+            true,
+          );
+          zip.end();
+        };
+        run().catch(fail);
+      },
     },
-  });
+    new ByteLengthQueuingStrategy({ highWaterMark: ARCHIVE_BUFFER_BYTES }),
+  );
 }
+
+/** How many bytes of an archive may wait for its reader before the export stops reading the store. */
+export const ARCHIVE_BUFFER_BYTES = 1024 * 1024;
 
 /** The whole archive as a `Blob` of type `application/zip`, e.g. for a download link. */
 export async function exportArchiveToBlob(store: ArchiveSource, options: ArchiveExportOptions = {}): Promise<Blob> {

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   AlreadyExistsError,
   connectSessionStore,
+  exportArchive,
   exportArchiveToBlob,
   exportSessionsToBlob,
   exposeSessionService,
@@ -18,6 +19,7 @@ import {
   QuotaExceededError,
   StoreEngine,
 } from '../../src/index.js';
+import { ARCHIVE_BUFFER_BYTES } from '../../src/transfer/archive.js';
 import { snapshotArtifacts } from '../contract/artifacts.js';
 import { makeEvent } from '../contract/contract.js';
 
@@ -112,6 +114,56 @@ describe('export and import with artifacts', () => {
     const seen: { sessions: number; artifacts: number; bytes: number }[] = [];
     await exportArchiveToBlob(source, { onProgress: (p) => seen.push(p) });
     expect(seen.at(-1)).toEqual({ sessions: 3, totalSessions: 3, artifacts: 7, bytes: 7 + 5 + 0 + 3 + 3 + 9 });
+  });
+
+  describe('keeps pace with its reader', () => {
+    const FILE = 512 * 1024;
+    const FILES = 12;
+    /** A store holding FILES incompressible files of FILE bytes (6 MiB), and a way to see how much the export read. */
+    async function bulky() {
+      const store = fresh('bulky');
+      const session = await store.createSession(ada);
+      await store.appendEvent({ session, event: makeEvent() });
+      for (let i = 0; i < FILES; i++) {
+        const bytes = new Uint8Array(FILE);
+        for (let b = 0; b < FILE; b += 65_536) crypto.getRandomValues(bytes.subarray(b, b + 65_536));
+        await store.artifacts.saveArtifactBlob({ ...ada, filename: `f${i}`, blob: new Blob([bytes]) });
+      }
+      const read = { bytes: 0 };
+      return { store, read, onProgress: (p: { bytes: number }) => (read.bytes = p.bytes) };
+    }
+    const idle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+    it('reads about one buffer ahead of a reader that pauses, then delivers the whole archive', async () => {
+      const { store, read, onProgress } = await bulky();
+      const reader = exportArchive(store, { onProgress }).getReader();
+      const chunks: Uint8Array[] = [];
+      const first = await reader.read();
+      chunks.push(first.value as Uint8Array);
+      await idle();
+      // The buffer (1 MiB) plus the chunk in hand, never the 6 MiB of files.
+      expect(read.bytes).toBeGreaterThan(0);
+      expect(read.bytes).toBeLessThan(ARCHIVE_BUFFER_BYTES + 2 * 65_536 + FILE);
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        chunks.push(value);
+      }
+      expect(read.bytes).toBe(FILES * FILE);
+      const files = unzipSync(new Uint8Array(await new Blob(chunks as BlobPart[]).arrayBuffer()));
+      expect(Object.keys(files).filter((name) => name.startsWith('files/'))).toHaveLength(FILES);
+    });
+
+    it('stops reading the store when its reader cancels', async () => {
+      const { store, read, onProgress } = await bulky();
+      const reader = exportArchive(store, { onProgress }).getReader();
+      await reader.read();
+      await reader.cancel();
+      const atCancel = read.bytes;
+      await idle();
+      expect(read.bytes).toBe(atCancel);
+      expect(read.bytes).toBeLessThan(FILES * FILE);
+    });
   });
 
   describe('is all or nothing', () => {
