@@ -24,6 +24,7 @@ import { applyDelta, hasTempKeys, withoutTemp } from './state.js';
 import { guardedProgress, prepareImport, type SessionImportOptions } from './transfer/prepare.js';
 import type {
   AppendEventRequest,
+  AppendEventsRequest,
   AppStateRequest,
   AppSummary,
   CreateSessionRequest,
@@ -45,6 +46,8 @@ import type {
 
 interface QueuedAppend {
   session: Session;
+  /** Set on the events of one `appendEvents` call: they go in a batch of their own, all or nothing. */
+  together: object | undefined;
   event: Event;
   /** What the store keeps of `event`: its JSON form. */
   stored: Event;
@@ -131,21 +134,48 @@ export class SessionFront implements SessionService, SessionCatalog {
     } catch (error) {
       return Promise.reject(error);
     }
+    return this.enqueue(request, stored, undefined);
+  }
+
+  /**
+   * Stores `events` in `session`, in order, in one transaction, and updates
+   * `session` in place: all of them or none (one the store refuses fails the
+   * call, as a stale session does, and nothing is stored). Partial events are
+   * handed back unstored, as `appendEvent` does.
+   */
+  appendEvents(request: AppendEventsRequest): Promise<Event[]> {
+    let forms: (Event | undefined)[];
+    try {
+      const { session, events, durability } = request;
+      if (!Array.isArray(events)) throw new InvalidInputError('appendEvents: events: must be an array');
+      if (events.length > MAX_BATCH_EVENTS) {
+        throw new InvalidInputError(`appendEvents: events: must hold at most ${MAX_BATCH_EVENTS} events`);
+      }
+      forms = events.map((event) =>
+        partialEvent({ session, event })
+          ? undefined
+          : storedForm({ session, event, ...(durability ? { durability } : {}) }),
+      );
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const together = {};
+    return Promise.all(
+      request.events.map((event, i) => {
+        const stored = forms[i];
+        return stored ? this.enqueue({ ...request, event }, stored, together) : Promise.resolve(event);
+      }),
+    );
+  }
+
+  private enqueue(request: AppendEventRequest, stored: Event, together: object | undefined): Promise<Event> {
     const { session, event, durability } = request;
     // The session object sees `temp:` keys; the stored event never does (the caller's loses them once stored).
     const delta = event.actions?.stateDelta;
     // JSON, not a separator join: ids may contain any character, and two sessions must never share a queue.
     const key = JSON.stringify([session.appName, session.userId, session.id]);
     return new Promise((resolve, reject) => {
-      const item: QueuedAppend = {
-        session,
-        event,
-        stored,
-        delta,
-        durability,
-        resolve,
-        reject,
-      };
+      const item: QueuedAppend = { session, together, event, stored, delta, durability, resolve, reject };
       const queue = this.queues.get(key);
       if (queue) queue.push(item);
       else {
@@ -165,7 +195,14 @@ export class SessionFront implements SessionService, SessionCatalog {
       const head = queue[0] as QueuedAppend;
       // A batch stays within what a worker host accepts in one message.
       let n = 1;
-      while (n < queue.length && n < MAX_BATCH_EVENTS && (queue[n] as QueuedAppend).session === head.session) n++;
+      // The events of one `appendEvents` call go alone, so that their all-or-nothing binds no one else's.
+      while (
+        n < queue.length &&
+        n < MAX_BATCH_EVENTS &&
+        (queue[n] as QueuedAppend).session === head.session &&
+        (queue[n] as QueuedAppend).together === head.together
+      )
+        n++;
       const run = queue.splice(0, n);
       await this.send(head.session, run);
     }
@@ -187,6 +224,7 @@ export class SessionFront implements SessionService, SessionCatalog {
       lastUpdateTime: session.lastUpdateTime,
       events: run.map((item) => item.stored),
       ...(durability ? { durability } : {}),
+      ...(run[0]?.together ? { allOrNothing: true as const } : {}),
     };
     let outcome: Awaited<ReturnType<Backend['appendEvents']>>;
     try {

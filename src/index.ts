@@ -119,6 +119,7 @@ export {
 export { appendWithState, TurnState } from './turn-state.js';
 export type {
   AppendEventRequest,
+  AppendEventsRequest,
   AppStateRequest,
   AppSummary,
   ConflictPolicy,

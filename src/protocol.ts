@@ -61,6 +61,11 @@ export interface AppendBatch {
   /** Already validated, `temp:` keys already removed from their `stateDelta`. */
   events: Event[];
   durability?: Durability;
+  /**
+   * Every event valid or none stored: one the boundary check refuses fails
+   * them all, each with its error (otherwise each event fails alone).
+   */
+  allOrNothing?: true;
 }
 
 export interface AppendOutcome {

@@ -213,6 +213,7 @@ export const appendBatchSchema = z.object({
   lastUpdateTime: z.number(),
   events: z.array(z.unknown()).check(z.maxLength(MAX_BATCH_EVENTS, `must hold at most ${MAX_BATCH_EVENTS} events`)),
   durability: opt(durabilitySchema),
+  allOrNothing: opt(z.literal(true)),
 });
 
 /** An `appendMany` message as the host receives it: each batch is validated (and fails) alone. */

@@ -85,6 +85,14 @@ export interface AppendEventRequest {
   durability?: Durability;
 }
 
+/** Several events for one session, stored together or not at all (`appendEvents`). */
+export interface AppendEventsRequest {
+  session: Session;
+  events: Event[];
+  /** Overrides the store's durability for these appends. */
+  durability?: Durability;
+}
+
 export interface UserStateRequest {
   appName: string;
   userId: string;

@@ -78,6 +78,8 @@ export function checkedBackend(engine: () => StoreEngine): Backend {
           return toWireError(error);
         }
       });
+      const refused = batch.allOrNothing && checks.find((check) => check !== null);
+      if (refused) return { ref: batch.ref, lastUpdateTime: batch.lastUpdateTime, results: checks.map(() => refused) };
       // With nothing valid the session is not even read: bad input is told as such, never as a stale session.
       if (valid.length === 0) return { ref: batch.ref, lastUpdateTime: batch.lastUpdateTime, results: checks };
       const outcome = await engine().appendEvents({ ...batch, events: valid });

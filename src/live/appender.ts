@@ -6,14 +6,15 @@
  * retried, up to `attempts` times.
  */
 import { SessionNotFoundError, StaleSessionError } from '../errors.js';
-import { EVENT_JSON, withJsonField } from '../json.js';
-import { appendEventRequestSchema, validate } from '../schema.js';
-import type { Event, Session, SessionKey, SessionService } from '../types.js';
+import type { AppendEventsRequest, Event, Session, SessionKey, SessionService } from '../types.js';
 
 /** Events, or a function building them from the session's current state (`events` is always empty there). */
 export type AppendInput = Event | Event[] | ((session: Session) => Event | Event[]);
 
-export type AppendStore = Pick<SessionService, 'getSession' | 'appendEvent'>;
+/** This library's stores append a call's events all or nothing (`appendEvents`); another store gets them one by one. */
+export type AppendStore = Pick<SessionService, 'getSession' | 'appendEvent'> & {
+  appendEvents?(request: AppendEventsRequest): Promise<Event[]>;
+};
 
 export interface AppenderOptions {
   /** Tries before a `StaleSessionError` is passed on (default 3). */
@@ -46,12 +47,11 @@ export function createAppender(store: AppendStore, key: SessionKey, options: App
       const session = await current;
       const built = typeof input === 'function' ? input(session) : input;
       const events = Array.isArray(built) ? built : [built];
-      // Checked before any is issued: one bad event must not leave the others stored without it.
-      for (const event of events)
-        validate('append', appendEventRequestSchema, withJsonField({ session, event }, 'event', EVENT_JSON));
       try {
-        // Issued in one turn: the store sends them as one batch, so a stale session stores none of them.
-        const stored = await Promise.all(events.map((event) => store.appendEvent({ session, event })));
+        // One bad event must not leave the others stored without it, nor a stale session some of them.
+        const stored = store.appendEvents
+          ? await store.appendEvents({ session, events })
+          : await Promise.all(events.map((event) => store.appendEvent({ session, event })));
         // The handle holds state, not history: what this tab appends must not pile up in it.
         session.events = [];
         return stored;

@@ -4,7 +4,15 @@
  */
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { connectSessionStore, exposeSessionService, StoreEngine } from '../../src/index.js';
+import {
+  connectSessionStore,
+  exposeSessionService,
+  IndexedDbSessionService,
+  InvalidInputError,
+  type Session,
+  StaleSessionError,
+  StoreEngine,
+} from '../../src/index.js';
 import { MAX_BATCH_EVENTS } from '../../src/protocol.js';
 
 describe('un-awaited appends through a client', () => {
@@ -31,4 +39,83 @@ describe('un-awaited appends through a client', () => {
     await client.close();
     port1.close();
   }, 60_000);
+});
+
+describe.each([
+  {
+    through: 'in-thread',
+    open: (indexedDB: IDBFactory, dbName: string) => new IndexedDbSessionService({ indexedDB, dbName }),
+  },
+  {
+    through: 'a worker client',
+    open: (indexedDB: IDBFactory, dbName: string) => {
+      const { port1, port2 } = new MessageChannel();
+      exposeSessionService(new StoreEngine({ indexedDB, dbName }), port1);
+      return connectSessionStore(port2, { dbName });
+    },
+  },
+])('appendEvents $through: all the events of one call, or none', ({ open }) => {
+  const key = { appName: 'a', userId: 'u', sessionId: 's' };
+  const event = (id: string, delta: Record<string, unknown> = {}) => ({
+    id,
+    invocationId: 'i',
+    timestamp: 1,
+    actions: { stateDelta: delta },
+  });
+  let n = 0;
+  const fresh = async () => {
+    const store = open(new IDBFactory(), `all-or-none-${n++}`);
+    const session = await store.createSession(key);
+    return { store, session };
+  };
+
+  it('stores them in order in one batch and updates the session in place', async () => {
+    const { store, session } = await fresh();
+    const stored = await store.appendEvents({ session, events: [event('a', { step: 1 }), event('b', { step: 2 })] });
+    expect(stored.map((e) => e.id)).toEqual(['a', 'b']);
+    expect(session.state).toEqual({ step: 2 });
+    expect((await store.getSession(key))?.events.map((e) => e.id)).toEqual(['a', 'b']);
+    await store.close();
+  });
+
+  it('stores none when one is refused, names the refused one, and leaves the session object as it was', async () => {
+    const { store, session } = await fresh();
+    const refused = store.appendEvents({
+      session,
+      events: [event('a', { step: 1 }), { ...event('b'), timestamp: 'soon' as unknown as number }, event('c')],
+    });
+    await expect(refused).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(refused).rejects.toThrow(/timestamp/);
+    expect(session).toMatchObject({ events: [], state: {} });
+    expect((await store.getSession(key))?.events).toEqual([]);
+    // The session object is still current: nothing moved it on.
+    await store.appendEvent({ session, event: event('later') });
+    await store.close();
+  });
+
+  it('binds no other caller: an append issued in the same turn is stored though the call fails', async () => {
+    const { store, session } = await fresh();
+    const [alone, group] = await Promise.allSettled([
+      store.appendEvent({ session, event: event('alone') }),
+      store.appendEvents({ session, events: [event('x'), event('')] }),
+    ]);
+    expect(alone.status).toBe('fulfilled');
+    expect(group.status).toBe('rejected');
+    expect((await store.getSession(key))?.events.map((e) => e.id)).toEqual(['alone']);
+    await store.close();
+  });
+
+  it('stores none on a stale session, and hands partial events back unstored', async () => {
+    const { store, session } = await fresh();
+    const stale = (await store.getSession(key)) as Session;
+    await store.appendEvent({ session, event: event('moved-on') });
+    await expect(store.appendEvents({ session: stale, events: [event('p'), event('q')] })).rejects.toBeInstanceOf(
+      StaleSessionError,
+    );
+    const streaming = { ...event('chunk'), partial: true };
+    const stored = await store.appendEvents({ session, events: [streaming, event('final')] });
+    expect(stored[0]).toBe(streaming);
+    expect((await store.getSession(key))?.events.map((e) => e.id)).toEqual(['moved-on', 'final']);
+    await store.close();
+  });
 });
