@@ -95,6 +95,8 @@ const app = defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
           testTimeout: 30_000,
+          // A worker's first answer can take seconds on a loaded 2-core CI machine; polls wait for it.
+          expect: { poll: { timeout: 10_000 } },
           browser: {
             enabled: true,
             headless: true,
