@@ -18,20 +18,75 @@ import type {
 } from '../types.js';
 import { type ReactStore, useSessionStore } from './context.js';
 
+interface Shared {
+  query: LiveQuery<unknown>;
+  subscribe: (listener: () => void) => () => void;
+  users: number;
+}
+
+type Watch<R, T> = (store: ReactStore, request: R, options?: LiveOptions) => LiveQuery<T>;
+
+/** Queries in use, per store, kind (the watch function) and request value: components asking the same share one. */
+const sharedQueries = new WeakMap<ReactStore, Map<Watch<never, unknown>, Map<string, Shared>>>();
+
 /**
- * One query per store and request *value*: a request written inline (a new
- * object each render) must not restart the query on every render.
+ * The query every component of `store` asking `key` shares. Dropped from the
+ * registry a task after its last subscriber leaves (or if none ever came), so
+ * strict mode's unmount-and-remount keeps it, and a component that still holds
+ * a dropped one goes on using it alone.
  */
-function useLive<R, T>(
-  watch: (store: ReactStore, request: R, options?: LiveOptions) => LiveQuery<T>,
-  request: R,
-  options: LiveOptions | undefined,
-): LiveSnapshot<T> {
+function sharedQuery<R, T>(store: ReactStore, watch: Watch<R, T>, key: string, create: () => LiveQuery<T>): Shared {
+  let kinds = sharedQueries.get(store);
+  if (!kinds) {
+    kinds = new Map();
+    sharedQueries.set(store, kinds);
+  }
+  let queries = kinds.get(watch as Watch<never, unknown>);
+  if (!queries) {
+    queries = new Map();
+    kinds.set(watch as Watch<never, unknown>, queries);
+  }
+  const found = queries.get(key);
+  if (found) return found;
+  const query = create() as LiveQuery<unknown>;
+  const dropIfUnused = (): void => {
+    setTimeout(() => {
+      if (shared.users === 0 && queries.get(key) === shared) queries.delete(key);
+    }, 0);
+  };
+  const shared: Shared = {
+    query,
+    users: 0,
+    subscribe: (listener) => {
+      shared.users++;
+      const unsubscribe = query.subscribe(listener);
+      return () => {
+        unsubscribe();
+        if (--shared.users === 0) dropIfUnused();
+      };
+    },
+  };
+  queries.set(key, shared);
+  dropIfUnused();
+  return shared;
+}
+
+/**
+ * One query per store and request *value*, shared by every component asking
+ * the same: a request written inline (a new object each render) must not
+ * restart the query on every render, and ten components showing one session
+ * read it once per change, not ten times.
+ */
+function useLive<R, T>(watch: Watch<R, T>, request: R, options: LiveOptions | undefined): LiveSnapshot<T> {
   const store = useSessionStore();
   const key = JSON.stringify([request, options?.coalesceMs]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for the request's value.
-  const query = useMemo(() => watch(store, request, options), [store, key, watch]);
-  return useSyncExternalStore(query.subscribe, query.getSnapshot, query.getSnapshot);
+  const shared = useMemo(
+    () => sharedQuery(store, watch, key, () => watch(store, request, options)),
+    [store, key, watch],
+  );
+  const getSnapshot = shared.query.getSnapshot as () => LiveSnapshot<T>;
+  return useSyncExternalStore(shared.subscribe, getSnapshot, getSnapshot);
 }
 
 /** A session, kept current: `value` is `undefined` while loading and when it does not exist (`status` tells which). */

@@ -205,6 +205,22 @@ describe('React hooks', () => {
     expect(reads).toEqual(['getSession']);
   });
 
+  it('shares one query among the components showing the same thing: one read per change, not one each', async () => {
+    const { reader, writer } = tabs();
+    const session = await writer.createSession(key);
+    const { store, reads, subscriptions } = recordingStore(reader);
+    const views = Array.from({ length: 5 }, (_, i) => createElement(SessionView, { key: i }));
+    const { container, root } = mount({ ...store, appendEvent: reader.appendEvent.bind(reader) }, views);
+    await expect.poll(() => container.textContent).toBe('0 events; name=-; topic=-'.repeat(5));
+    expect(reads).toHaveLength(1);
+    expect(subscriptions()).toBe(1);
+    await writer.appendEvent({ session, event: makeEvent() });
+    await expect.poll(() => container.textContent).toBe('1 events; name=-; topic=-'.repeat(5));
+    expect(reads).toHaveLength(2);
+    root.render(null);
+    await expect.poll(subscriptions).toBe(0);
+  });
+
   it('releases its queries on unmount: no subscription left, nothing read after', async () => {
     const { reader, writer } = tabs();
     const session = await writer.createSession(key);
