@@ -56,10 +56,8 @@ describe('worker boundary', () => {
 
   it('stores events as JSON text and hands a session to the page as one text, cloned once', async () => {
     const indexedDB = new IDBFactory();
-    const { port1, port2 } = new MessageChannel();
-    exposeSessionService(new StoreEngine({ indexedDB, dbName: 'text' }), port1);
-    const answers = vi.spyOn(port1, 'postMessage');
-    const client = connectSessionStore(port2, { dbName: 'text' });
+    const { client, hostPort } = pair(indexedDB, 'text');
+    const answers = vi.spyOn(hostPort, 'postMessage');
     open.push(client);
     const session = await client.createSession({ appName: APP, userId: USER, sessionId: 's' });
     const sent = [makeEvent({ id: 'a' }), makeEvent({ id: 'b', content: { parts: [{ text: 'ünï "quoted"' }] } })];
