@@ -7,6 +7,7 @@
 import { openSessionStore, type Session } from '../../src/index.js';
 import { analyse, matches, parseQuery } from '../../src/search/match.js';
 import { eventText } from '../../src/search/text.js';
+import { type EventRecord, eventOf } from '../../src/store/records.js';
 import type { Event } from '../../src/types.js';
 import { messageText, QUERIES, random } from './corpus.js';
 
@@ -112,8 +113,8 @@ window.searchBench = {
             const events = await request(
               tx.objectStore('events').getAll(IDBKeyRange.bound([s.uid, 0], [s.uid, Number.POSITIVE_INFINITY])),
             );
-            for (const e of events as { event: Event; id: string }[]) {
-              const text = eventText(e.event);
+            for (const e of events as EventRecord[]) {
+              const text = eventText(eventOf(e));
               if (text !== undefined && matches(analyse(text), terms, 'all')) found.push(e.id);
             }
           }
