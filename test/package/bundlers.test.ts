@@ -5,10 +5,10 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { type Browser, chromium, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../../vite.config.js';
+import { gzipBytes, loadedBy, readChunk } from './chunks.js';
 import { type Served, setups } from './setups.js';
 
 const app = inject('consumerDir');
@@ -30,6 +30,7 @@ declare global {
         sessionId: string,
         worker?: string,
       ): Promise<{ mode: string; texts: string[] | null; state: unknown }>;
+      recall(mode: string, sessionId: string, worker?: string): Promise<{ searched: string[]; remembered: string[] }>;
       brokenWorker(url: string): Promise<string>;
     };
   }
@@ -87,6 +88,13 @@ describe.each(Object.keys(setups))('%s', (name) => {
           state: { mode, 'user:seen': true },
         });
       }
+      // Search and memory: in the worker, code loaded on first use (from chunks of its own where the build splits).
+      for (const mode of Object.keys(expectedMode)) {
+        expect(await page.evaluate((m) => window.consumer.recall(m, `s-${m}`), mode)).toEqual({
+          searched: [`hello from ${mode}`],
+          remembered: [`hello from ${mode}`],
+        });
+      }
       expect(failed).toEqual([]);
     } finally {
       await context.close();
@@ -108,23 +116,61 @@ describe('the page bundle (vite build)', () => {
     expect(withEngine.length).toBe(2); // the worker, and the in-thread engine's own chunk
   });
 
-  it('keeps the page and the worker within their size budgets', () => {
-    const assets = path.join(app, 'out-vite/assets');
-    const read = (f: string): string => readFileSync(path.join(assets, f), 'utf8');
-    const gz = (f: string): number => gzipSync(read(f), { level: 9 }).length;
-    const chunks = readdirSync(assets).filter((f) => f.endsWith('.js'));
-    const entry = chunks.find((f) => f.startsWith('index-')) as string;
-    // What the page loads before any call: its chunk and the chunks that chunk imports statically.
-    const loaded = new Set([entry]);
-    for (const f of loaded) for (const m of read(f).matchAll(/from"\.\/([\w.-]+\.js)"/g)) loaded.add(m[1] as string);
-    const page = [...loaded].reduce((sum, f) => sum + gz(f), 0);
-    const worker = gz(chunks.find((f) => f.startsWith('store-')) as string);
-    console.info(`page ${page} B gzip (${[...loaded].join(', ')}), worker ${worker} B gzip`);
-    expect(page).toBeLessThan(12_000);
-    // The worker holds search (MiniSearch, 6.5 KB of it) and memory, about 11 KB gzip, and sync's engine,
-    // about 6 KB: loaded on first use where the app's bundler splits worker chunks, inlined where it
-    // builds the worker as one file (Vite's default). 26 KB without them.
-    expect(worker).toBeLessThan(46_000);
+  it('keeps the page and the worker within their size budgets', async () => {
+    const served = await setups['vite build, worker.format es']?.(app);
+    await served?.close();
+    const sizes = (dir: string) => {
+      const chunks = readdirSync(dir).filter((f) => f.endsWith('.js'));
+      const first = (prefix: string) => chunks.find((f) => f.startsWith(prefix)) as string;
+      const page = loadedBy(dir, first('index-')).startup;
+      const worker = loadedBy(dir, first('store-'));
+      return {
+        page: gzipBytes(dir, page),
+        worker: gzipBytes(dir, worker.startup),
+        lazy: worker.lazy.map((f) => `${f} ${gzipBytes(dir, [f])} B`),
+      };
+    };
+    const iife = sizes(path.join(app, 'out-vite/assets'));
+    const es = sizes(path.join(app, 'out-vite-es/assets'));
+    console.info(
+      `page ${es.page} B gzip; worker start-up ${es.worker} B gzip with worker.format 'es', lazy: ${es.lazy.join(', ')};` +
+        ` ${iife.worker} B gzip as one file (Vite's default 'iife')`,
+    );
+    expect(es.page).toBeLessThan(12_000);
+    // Module workers split: search, memory and sync are chunks fetched on first use.
+    expect(es.lazy.length).toBeGreaterThanOrEqual(3);
+    expect(es.worker).toBeLessThan(30_000);
+    // A classic worker is one file: everything inlined.
+    expect(iife.lazy).toEqual([]);
+    expect(iife.worker).toBeLessThan(46_000);
+  });
+
+  it('fetches search, memory and sync only when a call needs them (module workers)', async () => {
+    await onPage('vite build, worker.format es', async (page) => {
+      const fetched: string[] = [];
+      page.context().on('request', (r) => {
+        fetched.push(r.url());
+      });
+      const dir = path.join(app, 'out-vite-es/assets');
+      const { lazy } = loadedBy(dir, readdirSync(dir).find((f) => f.startsWith('store-')) as string);
+      const holding = (marker: string) => lazy.filter((f) => readChunk(dir, f).includes(marker));
+      const search = holding('search is turned off');
+      const memory = holding('addSessionToMemory');
+      const sync = holding('onStatus must be a function');
+      for (const part of [search, memory, sync]) expect(part).toHaveLength(1);
+      const loaded = (files: string[]) => files.filter((f) => fetched.some((url) => url.endsWith(`/${f}`)));
+
+      await page.evaluate(() => window.consumer.write('dedicated', 'lazy'));
+      await page.evaluate(() => window.consumer.read('dedicated', 'lazy'));
+      expect(fetched.some((url) => /\/store-[\w-]+\.js$/.test(url))).toBe(true);
+      expect(loaded([...search, ...memory, ...sync])).toEqual([]);
+
+      expect(await page.evaluate(() => window.consumer.recall('dedicated', 'lazy'))).toEqual({
+        searched: ['hello from dedicated'],
+        remembered: ['hello from dedicated'],
+      });
+      expect(loaded([...search, ...memory, ...sync])).toEqual([...search, ...memory]);
+    });
   });
 });
 
@@ -137,12 +183,18 @@ describe('the escape hatch: openSessionStore({ worker })', () => {
         ['dedicated', './worker/store.js'],
         ['shared', 'instance'],
         ['dedicated', 'instance'],
+        // Another URL for the same file: the chunks it loads later must still join this worker, not start another.
+        ['dedicated', './worker/store.js?v=2'],
       ] as const) {
         const args = { m: mode, w: worker, s: `hatch-${mode}-${worker}` };
         expect(await page.evaluate(({ m, w, s }) => window.consumer.write(m, s, w), args)).toEqual({ mode });
         expect(await page.evaluate(({ m, w, s }) => window.consumer.read(m, s, w), args)).toMatchObject({
           mode,
           texts: [`hello from ${mode}`],
+        });
+        expect(await page.evaluate(({ m, w, s }) => window.consumer.recall(m, s, w), args)).toEqual({
+          searched: [`hello from ${mode}`],
+          remembered: [`hello from ${mode}`],
         });
       }
     });
