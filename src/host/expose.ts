@@ -4,8 +4,7 @@
  * passes it to the engine and sends back a `Result`, so errors keep their class.
  */
 import { type Endpoint, expose, releaseProxy } from 'comlink';
-import { checkedArtifacts } from '../artifacts/checked.js';
-import { artifactEngineFor } from '../artifacts/engine.js';
+import type { ArtifactBackend } from '../artifacts/protocol.js';
 import { InvalidInputError, normalizeStorageError, toWireError, type WireError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { MemoryBackend } from '../memory/protocol.js';
@@ -80,24 +79,26 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     return engine;
   };
   const checked = checkedBackend(current);
-  const artifacts = checkedArtifacts(() => artifactEngineFor(current()));
-  // Search, memory and sync are loaded with their first call: a worker never asked for them never loads them.
+  // Artifacts, search, memory and sync are loaded with their first call: a worker never asked for them never loads them.
   // A search index, once made, keeps itself current from the engine's change notices; until then nothing
   // listens, and a first search catches up with what changed before it (src/search/engine.ts).
+  const artifacts = lazy<ArtifactBackend>(async () => (await import('../artifacts/host.js')).artifactMethods(current));
   const search = lazy<SearchBackend>(async () => (await import('../search/host.js')).searchMethods(current));
   const memory = lazy<MemoryBackend>(async () => (await import('../memory/host.js')).memoryMethods(current));
   const sync = lazy<SyncBackend>(async () => (await import('../sync/host.js')).syncMethods(current));
   const host: HostApi = {
-    saveArtifact: (request) => settle(() => artifacts.saveArtifact(request)),
-    saveArtifactBlob: (request, name) => settle(() => artifacts.saveArtifactBlob(request, name)),
-    loadArtifact: (request) => settle(() => artifacts.loadArtifact(request)),
-    listArtifactKeys: (request) => settle(() => artifacts.listArtifactKeys(request)),
-    deleteArtifact: (request) => settle(() => artifacts.deleteArtifact(request)),
-    listArtifactVersions: (request) => settle(() => artifacts.listArtifactVersions(request)),
-    getArtifactVersion: (request) => settle(() => artifacts.getArtifactVersion(request)),
-    artifactUsage: (request) => settle(() => artifacts.artifactUsage(request)),
+    saveArtifact: (request) => settle(async () => (await artifacts()).saveArtifact(request)),
+    saveArtifactBlob: (request, name) => settle(async () => (await artifacts()).saveArtifactBlob(request, name)),
+    loadArtifact: (request) => settle(async () => (await artifacts()).loadArtifact(request)),
+    listArtifactKeys: (request) => settle(async () => (await artifacts()).listArtifactKeys(request)),
+    deleteArtifact: (request) => settle(async () => (await artifacts()).deleteArtifact(request)),
+    listArtifactVersions: (request) => settle(async () => (await artifacts()).listArtifactVersions(request)),
+    getArtifactVersion: (request) => settle(async () => (await artifacts()).getArtifactVersion(request)),
+    artifactUsage: (request) => settle(async () => (await artifacts()).artifactUsage(request)),
     importWithArtifacts: (request, carried, progress) =>
-      settle(() => withProgress(progress, (report) => artifacts.importWithArtifacts(request, carried, report))),
+      settle(() =>
+        withProgress(progress, async (report) => (await artifacts()).importWithArtifacts(request, carried, report)),
+      ),
     searchEvents: (request) => settle(async () => (await search()).searchEvents(request)),
     addSessionMemory: (request) => settle(async () => (await memory()).addSessionMemory(request)),
     addEventsMemory: (request) => settle(async () => (await memory()).addEventsMemory(request)),

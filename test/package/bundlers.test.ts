@@ -137,15 +137,15 @@ describe('the page bundle (vite build)', () => {
         ` ${iife.worker} B gzip as one file (Vite's default 'iife')`,
     );
     expect(es.page).toBeLessThan(12_000);
-    // Module workers split: search, memory and sync are chunks fetched on first use.
-    expect(es.lazy.length).toBeGreaterThanOrEqual(3);
+    // Module workers split: artifacts, search, memory and sync are chunks fetched on first use.
+    expect(es.lazy.length).toBeGreaterThanOrEqual(4);
     expect(es.worker).toBeLessThan(30_000);
     // A classic worker is one file: everything inlined.
     expect(iife.lazy).toEqual([]);
     expect(iife.worker).toBeLessThan(46_000);
   });
 
-  it('fetches search, memory and sync only when a call needs them (module workers)', async () => {
+  it('fetches artifacts, search, memory and sync only when a call needs them (module workers)', async () => {
     await onPage('vite build, worker.format es', async (page) => {
       const fetched: string[] = [];
       page.context().on('request', (r) => {
@@ -157,19 +157,20 @@ describe('the page bundle (vite build)', () => {
       const search = holding('search is turned off');
       const memory = holding('addSessionToMemory');
       const sync = holding('onStatus must be a function');
-      for (const part of [search, memory, sync]) expect(part).toHaveLength(1);
+      const artifacts = holding('artifact.inlineData.data: must be base64');
+      for (const part of [search, memory, sync, artifacts]) expect(part).toHaveLength(1);
       const loaded = (files: string[]) => files.filter((f) => fetched.some((url) => url.endsWith(`/${f}`)));
 
       await page.evaluate(() => window.consumer.write('dedicated', 'lazy'));
       await page.evaluate(() => window.consumer.read('dedicated', 'lazy'));
       expect(fetched.some((url) => /\/store-[\w-]+\.js$/.test(url))).toBe(true);
-      expect(loaded([...search, ...memory, ...sync])).toEqual([]);
+      expect(loaded([...search, ...memory, ...sync, ...artifacts])).toEqual([]);
 
       expect(await page.evaluate(() => window.consumer.recall('dedicated', 'lazy'))).toEqual({
         searched: ['hello from dedicated'],
         remembered: ['hello from dedicated'],
       });
-      expect(loaded([...search, ...memory, ...sync])).toEqual([...search, ...memory]);
+      expect(loaded([...search, ...memory, ...sync, ...artifacts])).toEqual([...search, ...memory]);
     });
   });
 });
