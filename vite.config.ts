@@ -1,6 +1,7 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { e2eEngines, testedEngines } from './scripts/engines/index.js';
+import { freshWorkerDir } from './scripts/vite/fresh-worker-dir.js';
 import { relativeWorkerUrls } from './scripts/vite/relative-worker-urls.js';
 import { adkBrowser } from './src/vite/index.js';
 import { reliabilityCommands } from './test/browser/reliability/commands.js';
@@ -16,7 +17,7 @@ export { chromiumArgs, chromiumPath } from './scripts/engines/index.js';
  */
 const library = defineConfig({
   base: './',
-  plugins: [relativeWorkerUrls()],
+  plugins: [relativeWorkerUrls(), freshWorkerDir('dist/worker')],
   build: {
     outDir: 'dist',
     emptyOutDir: false,

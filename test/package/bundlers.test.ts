@@ -173,6 +173,13 @@ describe('the page bundle (vite build)', () => {
     expect(iife.startup).toBeLessThan(45_000);
   });
 
+  it('ships in dist/worker/ only the worker and the chunks it loads', () => {
+    const shipped = path.join(app, 'node_modules/idb-adk-sessions/dist/worker');
+    const { startup, lazy } = loadedBy(shipped, 'store.js');
+    const files = readdirSync(shipped).filter((f) => f.endsWith('.js'));
+    expect([...startup, ...lazy].sort()).toEqual(files.sort());
+  });
+
   it('fetches artifacts, search, memory and sync only when a call needs them (module workers)', async () => {
     await onPage('vite build, worker.format es', async (page) => {
       const fetched: string[] = [];
