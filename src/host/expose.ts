@@ -79,9 +79,9 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     return engine;
   };
   const checked = checkedBackend(current);
-  // Artifacts, search, memory and sync are loaded with their first call: a worker never asked for them never loads them.
-  // A search index, once made, keeps itself current from the engine's change notices; until then nothing
-  // listens, and a first search catches up with what changed before it (src/search/engine.ts).
+  // Artifacts, search, memory and sync are loaded with their first call: a worker never asked for them
+  // never loads them. A search index, once made, keeps itself current from the engine's change notices;
+  // until then nothing listens, and a first search catches up with what changed before it.
   const artifacts = lazy<ArtifactBackend>(async () => (await import('../artifacts/host.js')).artifactMethods(current));
   const search = lazy<SearchBackend>(async () => (await import('../search/host.js')).searchMethods(current));
   const memory = lazy<MemoryBackend>(async () => (await import('../memory/host.js')).memoryMethods(current));
