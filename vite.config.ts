@@ -1,6 +1,7 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { e2eEngines, testedEngines } from './scripts/engines/index.js';
+import { freshWorkerDir } from './scripts/vite/fresh-worker-dir.js';
 import { relativeWorkerUrls } from './scripts/vite/relative-worker-urls.js';
 import { adkBrowser } from './src/vite/index.js';
 import { reliabilityCommands } from './test/browser/reliability/commands.js';
@@ -10,13 +11,13 @@ export { chromiumArgs, chromiumPath } from './scripts/engines/index.js';
 
 /**
  * `vite build --mode lib`: the library, as published. ES modules for the main entry and the `adk`
- * and `vite` subpaths, their dependencies left to the app's bundler. The worker entry becomes one
- * self-contained file, dist/worker/store.js, that the entry starts with the literal
+ * and `vite` subpaths, their dependencies left to the app's bundler. The worker becomes a
+ * folder, dist/worker/ (store.js and the chunks it loads), that the entry starts with the literal
  * `new Worker(new URL('./worker/store.js', import.meta.url))` app bundlers follow.
  */
 const library = defineConfig({
   base: './',
-  plugins: [relativeWorkerUrls()],
+  plugins: [relativeWorkerUrls(), freshWorkerDir('dist/worker')],
   build: {
     outDir: 'dist',
     emptyOutDir: false,
@@ -49,10 +50,21 @@ const library = defineConfig({
       output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' },
     },
   },
-  // Chunks the worker loads later (sync's engine) sit beside it: copying dist/worker/ copies them all.
+  // Chunks the worker loads later (search, memory, sync) sit beside it: copying dist/worker/ copies them all.
+  // What start-up runs is a chunk of its own that the entry and those chunks import: were it the entry,
+  // a chunk would import the entry by its bare name and, where the worker was started from another URL
+  // (a query string, Vite's dev server, a renamed copy), run a second copy of the worker.
   worker: {
     format: 'es',
-    rollupOptions: { output: { entryFileNames: 'worker/[name].js', chunkFileNames: 'worker/[name]-[hash].js' } },
+    rollupOptions: {
+      output: {
+        entryFileNames: 'worker/[name].js',
+        chunkFileNames: 'worker/[name]-[hash].js',
+        codeSplitting: {
+          groups: [{ name: 'core', test: (id: string) => !/worker[\\/]store\.ts$/.test(id), tags: ['$initial'] }],
+        },
+      },
+    },
   },
 });
 

@@ -6,7 +6,7 @@
  */
 
 const FIX =
-  'Fix: build with a bundler that follows `new Worker(new URL(..., import.meta.url))` (Vite, webpack 5; Rollup with @web/rollup-plugin-import-meta-assets), or serve a copy of idb-adk-sessions/dist/worker/store.js and pass its URL: openSessionStore({ worker: url }). See "Use it" in the README.';
+  'Fix: build with a bundler that follows `new Worker(new URL(..., import.meta.url))` (Vite, webpack 5), or serve a copy of idb-adk-sessions/dist/worker/ (store.js and the chunks beside it) and pass the URL of its store.js: openSessionStore({ worker: url }). See "Use it" in the README.';
 
 const PROBE_MS = 3000;
 

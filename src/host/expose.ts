@@ -4,20 +4,20 @@
  * passes it to the engine and sends back a `Result`, so errors keep their class.
  */
 import { type Endpoint, expose, releaseProxy } from 'comlink';
-import { checkedArtifacts } from '../artifacts/checked.js';
-import { artifactEngineFor } from '../artifacts/engine.js';
+import type { ArtifactBackend } from '../artifacts/protocol.js';
 import { InvalidInputError, normalizeStorageError, toWireError, type WireError } from '../errors.js';
 import { newId } from '../ids.js';
-import { memoryMethods } from '../memory/host.js';
+import type { MemoryBackend } from '../memory/protocol.js';
 import type { AppendBatch, HelloRequest, HostApi, Result } from '../protocol.js';
 import { appendManySchema, helloRequestSchema, validate } from '../schema.js';
-import { searchMethods } from '../search/host.js';
+import type { SearchBackend } from '../search/protocol.js';
 import { DEFAULT_DB_NAME, StoreEngine } from '../store/engine.js';
 import type { IndexedDbSessionService } from '../store/indexeddb-session-service.js';
 import type { SyncBackend } from '../sync/protocol.js';
 import type { SyncStatus } from '../sync/status.js';
 import { checkedBackend } from './checked.js';
 import { guardEndpoint } from './guard.js';
+import { lazy } from './lazy.js';
 
 type RemoteCallback = ((processed: number) => Promise<void>) & { [releaseProxy]?: () => void };
 
@@ -79,37 +79,37 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     return engine;
   };
   const checked = checkedBackend(current);
-  const artifacts = checkedArtifacts(() => artifactEngineFor(current()));
-  const search = searchMethods(current);
-  const memory = memoryMethods(current);
-  // Sync's engine is loaded with its first start: a worker that never syncs never loads it.
-  let syncing: Promise<SyncBackend> | undefined;
-  const sync = (): Promise<SyncBackend> => {
-    syncing ??= import('../sync/host.js').then(({ syncMethods }) => syncMethods(current));
-    return syncing;
-  };
+  // Artifacts, search, memory and sync are loaded with their first call: a worker never asked for them
+  // never loads them. A search index, once made, keeps itself current from the engine's change notices;
+  // until then nothing listens, and a first search catches up with what changed before it.
+  const artifacts = lazy<ArtifactBackend>(async () => (await import('../artifacts/host.js')).artifactMethods(current));
+  const search = lazy<SearchBackend>(async () => (await import('../search/host.js')).searchMethods(current));
+  const memory = lazy<MemoryBackend>(async () => (await import('../memory/host.js')).memoryMethods(current));
+  const sync = lazy<SyncBackend>(async () => (await import('../sync/host.js')).syncMethods(current));
   const host: HostApi = {
-    saveArtifact: (request) => settle(() => artifacts.saveArtifact(request)),
-    saveArtifactBlob: (request, name) => settle(() => artifacts.saveArtifactBlob(request, name)),
-    loadArtifact: (request) => settle(() => artifacts.loadArtifact(request)),
-    listArtifactKeys: (request) => settle(() => artifacts.listArtifactKeys(request)),
-    deleteArtifact: (request) => settle(() => artifacts.deleteArtifact(request)),
-    listArtifactVersions: (request) => settle(() => artifacts.listArtifactVersions(request)),
-    getArtifactVersion: (request) => settle(() => artifacts.getArtifactVersion(request)),
-    artifactUsage: (request) => settle(() => artifacts.artifactUsage(request)),
+    saveArtifact: (request) => settle(async () => (await artifacts()).saveArtifact(request)),
+    saveArtifactBlob: (request, name) => settle(async () => (await artifacts()).saveArtifactBlob(request, name)),
+    loadArtifact: (request) => settle(async () => (await artifacts()).loadArtifact(request)),
+    listArtifactKeys: (request) => settle(async () => (await artifacts()).listArtifactKeys(request)),
+    deleteArtifact: (request) => settle(async () => (await artifacts()).deleteArtifact(request)),
+    listArtifactVersions: (request) => settle(async () => (await artifacts()).listArtifactVersions(request)),
+    getArtifactVersion: (request) => settle(async () => (await artifacts()).getArtifactVersion(request)),
+    artifactUsage: (request) => settle(async () => (await artifacts()).artifactUsage(request)),
     importWithArtifacts: (request, carried, progress) =>
-      settle(() => withProgress(progress, (report) => artifacts.importWithArtifacts(request, carried, report))),
-    searchEvents: (request) => settle(() => search.searchEvents(request)),
-    addSessionMemory: (request) => settle(() => memory.addSessionMemory(request)),
-    addEventsMemory: (request) => settle(() => memory.addEventsMemory(request)),
-    searchMemory: (request) => settle(() => memory.searchMemory(request)),
-    deleteMemory: (request) => settle(() => memory.deleteMemory(request)),
-    deleteMemories: (request) => settle(() => memory.deleteMemories(request)),
+      settle(() =>
+        withProgress(progress, async (report) => (await artifacts()).importWithArtifacts(request, carried, report)),
+      ),
+    searchEvents: (request) => settle(async () => (await search()).searchEvents(request)),
+    addSessionMemory: (request) => settle(async () => (await memory()).addSessionMemory(request)),
+    addEventsMemory: (request) => settle(async () => (await memory()).addEventsMemory(request)),
+    searchMemory: (request) => settle(async () => (await memory()).searchMemory(request)),
+    deleteMemory: (request) => settle(async () => (await memory()).deleteMemory(request)),
+    deleteMemories: (request) => settle(async () => (await memory()).deleteMemories(request)),
     // The status callback arrives as a Comlink proxy of the page's function.
     startSync: (request, onStatus) =>
       settle(async () => (await sync()).startSync(request, onStatus as (status: SyncStatus) => Promise<void>)),
     syncNow: () => settle(async () => (await sync()).syncNow()),
-    stopSync: () => settle(async () => (await syncing)?.stopSync()),
+    stopSync: () => settle(async () => (await sync.started())?.stopSync()),
     hello: (request) =>
       settle(async () => {
         engine = engineFor(validate('hello', helloRequestSchema, request));
@@ -136,7 +136,7 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     goodbye: (closeStore) =>
       settle(async () => {
         stopWatching?.();
-        await (await syncing)?.stopSync();
+        await (await sync.started())?.stopSync();
         if (closeStore === true) await engine?.close();
       }),
     whenClosed: () =>

@@ -5,10 +5,10 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { type Browser, chromium, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../../vite.config.js';
+import { gzipBytes, loadedBy, readChunk } from './chunks.js';
 import { type Served, setups } from './setups.js';
 
 const app = inject('consumerDir');
@@ -30,6 +30,7 @@ declare global {
         sessionId: string,
         worker?: string,
       ): Promise<{ mode: string; texts: string[] | null; state: unknown }>;
+      recall(mode: string, sessionId: string, worker?: string): Promise<{ searched: string[]; remembered: string[] }>;
       brokenWorker(url: string): Promise<string>;
     };
   }
@@ -54,6 +55,21 @@ async function onPage(setup: string, steps: (page: Page) => Promise<void>): Prom
     await served.close();
   }
 }
+
+/** A message only each part of the worker holds: where it is found, that part's code is. */
+const LAZY_PARTS = {
+  artifacts: 'artifact.inlineData.data: must be base64',
+  search: 'search is turned off',
+  memory: 'addSessionToMemory',
+  sync: 'onStatus must be a function',
+};
+const STARTUP_MARKER = 'the client must say hello before any other call';
+
+/** The parts of the worker whose code `files` hold. */
+const partsIn = (dir: string, files: readonly string[]): string[] =>
+  Object.entries(LAZY_PARTS)
+    .filter(([, marker]) => files.some((f) => readChunk(dir, f).includes(marker)))
+    .map(([part]) => part);
 
 const expectedMode = { auto: 'shared', shared: 'shared', dedicated: 'dedicated', 'in-thread': 'in-thread' } as const;
 
@@ -87,6 +103,13 @@ describe.each(Object.keys(setups))('%s', (name) => {
           state: { mode, 'user:seen': true },
         });
       }
+      // Search and memory: in the worker, code loaded on first use (from chunks of its own where the build splits).
+      for (const mode of Object.keys(expectedMode)) {
+        expect(await page.evaluate((m) => window.consumer.recall(m, `s-${m}`), mode)).toEqual({
+          searched: [`hello from ${mode}`],
+          remembered: [`hello from ${mode}`],
+        });
+      }
       expect(failed).toEqual([]);
     } finally {
       await context.close();
@@ -108,23 +131,84 @@ describe('the page bundle (vite build)', () => {
     expect(withEngine.length).toBe(2); // the worker, and the in-thread engine's own chunk
   });
 
-  it('keeps the page and the worker within their size budgets', () => {
-    const assets = path.join(app, 'out-vite/assets');
-    const read = (f: string): string => readFileSync(path.join(assets, f), 'utf8');
-    const gz = (f: string): number => gzipSync(read(f), { level: 9 }).length;
-    const chunks = readdirSync(assets).filter((f) => f.endsWith('.js'));
-    const entry = chunks.find((f) => f.startsWith('index-')) as string;
-    // What the page loads before any call: its chunk and the chunks that chunk imports statically.
-    const loaded = new Set([entry]);
-    for (const f of loaded) for (const m of read(f).matchAll(/from"\.\/([\w.-]+\.js)"/g)) loaded.add(m[1] as string);
-    const page = [...loaded].reduce((sum, f) => sum + gz(f), 0);
-    const worker = gz(chunks.find((f) => f.startsWith('store-')) as string);
-    console.info(`page ${page} B gzip (${[...loaded].join(', ')}), worker ${worker} B gzip`);
+  it('keeps the page and the worker within their size budgets', async () => {
+    for (const setup of ['vite build, worker.format es', 'webpack 5']) await (await setups[setup]?.(app))?.close();
+    const sizes = (dir: string, entry: (chunks: string[]) => string) => {
+      const worker = loadedBy(dir, entry(readdirSync(dir).filter((f) => f.endsWith('.js'))));
+      return {
+        startup: gzipBytes(dir, worker.startup),
+        lazy: worker.lazy.map((f) => `${f} ${gzipBytes(dir, [f])} B`),
+        inStartup: partsIn(dir, worker.startup),
+      };
+    };
+    const prefixed = (prefix: string) => (chunks: string[]) => chunks.find((f) => f.startsWith(prefix)) as string;
+    const vite = path.join(app, 'out-vite-es/assets');
+    const page = gzipBytes(vite, loadedBy(vite, prefixed('index-')(readdirSync(vite))).startup);
+    const es = sizes(vite, prefixed('store-'));
+    const iife = sizes(path.join(app, 'out-vite/assets'), prefixed('store-'));
+    const shipped = sizes(path.join(app, 'node_modules/idb-adk-sessions/dist/worker'), () => 'store.js');
+    // webpack names chunks by number and loads them with its own runtime: its worker is the chunk that says hello.
+    const webpackDir = path.join(app, 'out-webpack');
+    const webpackWorker = readdirSync(webpackDir).find(
+      (f) => f.endsWith('.js') && readChunk(webpackDir, f).includes(STARTUP_MARKER),
+    ) as string;
+    const webpack = {
+      startup: gzipBytes(webpackDir, [webpackWorker]),
+      inStartup: partsIn(webpackDir, [webpackWorker]),
+    };
+    console.info(
+      `page ${page} B gzip; worker start-up (gzip): vite es ${es.startup} B, dist/worker ${shipped.startup} B,` +
+        ` webpack ${webpack.startup} B, vite iife (one file) ${iife.startup} B; lazy chunks (vite es): ${es.lazy.join(', ')}`,
+    );
     expect(page).toBeLessThan(12_000);
-    // The worker holds search (MiniSearch, 6.5 KB of it) and memory, about 11 KB gzip, and sync's engine,
-    // about 6 KB: loaded on first use where the app's bundler splits worker chunks, inlined where it
-    // builds the worker as one file (Vite's default). 26 KB without them.
-    expect(worker).toBeLessThan(46_000);
+    // Module workers split: artifacts, search, memory and sync are chunks fetched on first use.
+    for (const worker of [es, shipped, webpack]) {
+      expect(worker.inStartup).toEqual([]);
+      expect(worker.startup).toBeLessThan(25_000);
+    }
+    expect(es.lazy.length).toBeGreaterThanOrEqual(4);
+    // A classic worker is one file: everything inlined.
+    expect(iife.lazy).toEqual([]);
+    expect(iife.inStartup).toEqual(Object.keys(LAZY_PARTS));
+    expect(iife.startup).toBeLessThan(45_000);
+  });
+
+  it('ships in dist/worker/ only the worker and the chunks it loads', () => {
+    const shipped = path.join(app, 'node_modules/idb-adk-sessions/dist/worker');
+    const { startup, lazy } = loadedBy(shipped, 'store.js');
+    const files = readdirSync(shipped).filter((f) => f.endsWith('.js'));
+    expect([...startup, ...lazy].sort()).toEqual(files.sort());
+  });
+
+  it('fetches artifacts, search, memory and sync only when a call needs them (module workers)', async () => {
+    await onPage('vite build, worker.format es', async (page) => {
+      const fetched: string[] = [];
+      page.context().on('request', (r) => {
+        fetched.push(r.url());
+      });
+      const dir = path.join(app, 'out-vite-es/assets');
+      const { lazy } = loadedBy(dir, readdirSync(dir).find((f) => f.startsWith('store-')) as string);
+      const holding = (marker: string) => lazy.filter((f) => readChunk(dir, f).includes(marker));
+      const [artifacts, search, memory, sync] = Object.values(LAZY_PARTS).map(holding) as [
+        string[],
+        string[],
+        string[],
+        string[],
+      ];
+      for (const part of [search, memory, sync, artifacts]) expect(part).toHaveLength(1);
+      const loaded = (files: string[]) => files.filter((f) => fetched.some((url) => url.endsWith(`/${f}`)));
+
+      await page.evaluate(() => window.consumer.write('dedicated', 'lazy'));
+      await page.evaluate(() => window.consumer.read('dedicated', 'lazy'));
+      expect(fetched.some((url) => /\/store-[\w-]+\.js$/.test(url))).toBe(true);
+      expect(loaded([...search, ...memory, ...sync, ...artifacts])).toEqual([]);
+
+      expect(await page.evaluate(() => window.consumer.recall('dedicated', 'lazy'))).toEqual({
+        searched: ['hello from dedicated'],
+        remembered: ['hello from dedicated'],
+      });
+      expect(loaded([...search, ...memory, ...sync, ...artifacts])).toEqual([...search, ...memory]);
+    });
   });
 });
 
@@ -137,12 +221,18 @@ describe('the escape hatch: openSessionStore({ worker })', () => {
         ['dedicated', './worker/store.js'],
         ['shared', 'instance'],
         ['dedicated', 'instance'],
+        // Another URL for the same file: the chunks it loads later must still join this worker, not start another.
+        ['dedicated', './worker/store.js?v=2'],
       ] as const) {
         const args = { m: mode, w: worker, s: `hatch-${mode}-${worker}` };
         expect(await page.evaluate(({ m, w, s }) => window.consumer.write(m, s, w), args)).toEqual({ mode });
         expect(await page.evaluate(({ m, w, s }) => window.consumer.read(m, s, w), args)).toMatchObject({
           mode,
           texts: [`hello from ${mode}`],
+        });
+        expect(await page.evaluate(({ m, w, s }) => window.consumer.recall(m, s, w), args)).toEqual({
+          searched: [`hello from ${mode}`],
+          remembered: [`hello from ${mode}`],
         });
       }
     });

@@ -7,7 +7,6 @@
 import { cpSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
-import { importMetaAssets } from '@web/rollup-plugin-import-meta-assets';
 import { build as esbuild } from 'esbuild';
 import { rollup } from 'rollup';
 import { createServer, preview, build as viteBuild } from 'vite';
@@ -33,6 +32,14 @@ async function serveStatic(dir: string): Promise<Served> {
   return { url: server.resolvedUrls?.local[0] ?? '', close: () => server.close() };
 }
 
+/**
+ * What an app does when its bundler leaves `new URL('./worker/store.js', import.meta.url)` as it is
+ * (esbuild, Rollup): the worker folder, its entry and the chunks it loads on first use, beside the bundle.
+ */
+function copyWorker(app: string, outDir: string): void {
+  cpSync(path.join(app, 'node_modules/idb-adk-sessions/dist/worker'), path.join(outDir, 'worker'), { recursive: true });
+}
+
 export const setups: Record<string, (app: string) => Promise<Served>> = {
   async 'vite dev'(app) {
     const server = await createServer({
@@ -51,6 +58,19 @@ export const setups: Record<string, (app: string) => Promise<Served>> = {
   async 'vite build'(app) {
     const outDir = path.join(app, 'out-vite');
     await viteBuild({ root: app, configFile: false, logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+    return serveStatic(outDir);
+  },
+
+  /** Module workers can split: search, memory and sync become chunks the worker fetches on first use. */
+  async 'vite build, worker.format es'(app) {
+    const outDir = path.join(app, 'out-vite-es');
+    await viteBuild({
+      root: app,
+      configFile: false,
+      logLevel: 'silent',
+      build: { outDir, emptyOutDir: true },
+      worker: { format: 'es' },
+    });
     return serveStatic(outDir);
   },
 
@@ -73,15 +93,16 @@ export const setups: Record<string, (app: string) => Promise<Served>> = {
     return serveStatic(outDir);
   },
 
-  async 'rollup + import-meta-assets'(app) {
+  async 'rollup + copied worker'(app) {
     const outDir = path.join(app, 'out-rollup');
     const bundle = await rollup({
       input: path.join(app, 'main.js'),
-      plugins: [nodeResolve({ browser: true }), importMetaAssets()],
+      plugins: [nodeResolve({ browser: true })],
       onwarn: () => {},
     });
     await bundle.write({ dir: outDir, format: 'es' });
     await bundle.close();
+    copyWorker(app, outDir);
     writeFileSync(path.join(outDir, 'index.html'), html('type="module" src="./main.js"'));
     return serveStatic(outDir);
   },
@@ -96,10 +117,7 @@ export const setups: Record<string, (app: string) => Promise<Served>> = {
       outdir: outDir,
       logLevel: 'silent',
     });
-    // esbuild leaves `new URL('./worker/store.js', import.meta.url)` as it is: the worker goes beside the bundle.
-    cpSync(path.join(app, 'node_modules/idb-adk-sessions/dist/worker'), path.join(outDir, 'worker'), {
-      recursive: true,
-    });
+    copyWorker(app, outDir);
     writeFileSync(path.join(outDir, 'index.html'), html('type="module" src="./main.js"'));
     return serveStatic(outDir);
   },

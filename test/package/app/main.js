@@ -49,6 +49,23 @@ async function read(mode, sessionId, worker) {
   }
 }
 
+/** Search and memory, which the worker loads on their first use (chunks of their own where the bundler splits). */
+async function recall(mode, sessionId, worker) {
+  const store = open(mode, worker);
+  try {
+    const session = await store.getSession({ ...key, sessionId });
+    const { hits } = await store.searchEvents({ ...key, query: `hello ${mode}` });
+    await store.memory.addSessionToMemory(session);
+    const { memories } = await store.memory.searchMemory({ ...key, query: `hello ${mode}` });
+    return {
+      searched: hits.filter((h) => h.sessionId === sessionId).map((h) => h.snippet.text),
+      remembered: memories.filter((m) => m.sessionId === sessionId).map((m) => m.content.parts[0].text),
+    };
+  } finally {
+    await store.close();
+  }
+}
+
 async function brokenWorker(url) {
   const store = openSessionStore({ dbName: 'consumer-app', mode: 'dedicated', worker: url });
   try {
@@ -59,5 +76,5 @@ async function brokenWorker(url) {
   }
 }
 
-window.consumer = { write, read, brokenWorker };
+window.consumer = { write, read, recall, brokenWorker };
 document.body.dataset.ready = 'true';

@@ -1,0 +1,32 @@
+/**
+ * The worker's parts loaded on first use (src/host/lazy.ts): loaded once however
+ * many calls wait for them, and loaded again after a failed load (a chunk that
+ * did not arrive must not break the capability for the worker's lifetime).
+ */
+import { expect, it } from 'vitest';
+import { lazy } from '../../src/host/lazy.js';
+
+it('loads nothing until asked, then once for every caller', async () => {
+  let loads = 0;
+  const part = lazy(async () => ({ n: ++loads }));
+  expect(part.started()).toBeUndefined();
+  expect(loads).toBe(0);
+  const [a, b] = await Promise.all([part(), part()]);
+  expect(a).toBe(b);
+  expect(await part()).toBe(a);
+  expect(loads).toBe(1);
+  expect(await part.started()).toBe(a);
+});
+
+it('tries again after a failed load, and forgets the failure', async () => {
+  let loads = 0;
+  const part = lazy(async () => {
+    loads += 1;
+    if (loads === 1) throw new TypeError('Failed to fetch dynamically imported module');
+    return 'loaded';
+  });
+  await expect(part()).rejects.toThrow('Failed to fetch');
+  expect(part.started()).toBeUndefined();
+  expect(await part()).toBe('loaded');
+  expect(loads).toBe(2);
+});
