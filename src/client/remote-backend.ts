@@ -30,7 +30,6 @@ import {
 import { SEARCH_METHODS, type SearchBackend } from '../search/protocol.js';
 import type { SyncBackend, SyncStartRequest } from '../sync/protocol.js';
 import type { SyncStatus } from '../sync/status.js';
-import { describeStartFailure } from './start-failure.js';
 
 export interface RemoteOptions {
   dbName?: string;
@@ -62,9 +61,8 @@ export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, M
   private outbox: Outgoing[] | undefined;
   /** The calls the host serves, once it said hello; `undefined` before that or from a host that predates the list. */
   private served: Set<string> | undefined;
-  /** A host from before the list of calls turned out to lack `appendMany`: send each session's batch alone. */
+  /** The host turned out to lack `appendMany` (an older worker): each session's batch goes alone. */
   private oneByOne = false;
-  private greeted = false;
 
   constructor(
     endpoint: Endpoint,
@@ -73,6 +71,7 @@ export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, M
   ) {
     this.remote = wrap<HostApi>(endpoint);
     const signal = this.stopWatching.signal;
+    let greeted = false;
     for (const target of watch) {
       target.addEventListener('messageerror', () => this.die('a message from the store worker could not be read'), {
         signal,
@@ -82,11 +81,14 @@ export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, M
         'error',
         (event) => {
           // After hello, errors inside the worker are answered per call; before it, the worker never started.
-          if (!this.greeted) {
-            void describeStartFailure(event, options.workerUrl).then(
-              (message) => this.die(message),
-              () => this.die('the store worker failed to start'),
-            );
+          if (!greeted) {
+            // Loaded only then: the words (and the probe) for a start that failed are not worth their bytes until one does.
+            void import('./start-failure.js')
+              .then(({ describeStartFailure }) => describeStartFailure(event, options.workerUrl))
+              .then(
+                (message) => this.die(message),
+                () => this.die('the store worker failed to start'),
+              );
           }
         },
         { signal },
@@ -95,7 +97,7 @@ export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, M
     this.hello = this.call('hello', (r) => r.hello({ ...(options.dbName ? { dbName: options.dbName } : {}) }));
     this.hello.then(
       (hello) => {
-        this.greeted = true;
+        greeted = true;
         if (hello.methods) this.served = new Set(hello.methods);
         // Learn at once when the store closes under us (another tab upgraded or deleted the database),
         // rather than from the next call. An older host without this method answers with an error: ignored.
@@ -193,24 +195,18 @@ export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, M
     return new Promise((resolve, reject) => {
       if (!this.outbox) {
         this.outbox = [];
-        queueMicrotask(() => this.sendAppends());
+        queueMicrotask(() => {
+          const out = this.outbox ?? [];
+          this.outbox = undefined;
+          this.sendAppends(out);
+        });
       }
       this.outbox.push({ batch, resolve, reject });
     });
   }
 
-  private sendAppends(): void {
-    const out = this.outbox ?? [];
-    this.outbox = undefined;
-    // Whether the host takes `appendMany` is known from its hello, which the first appends may precede.
-    if (!this.greeted) {
-      const later = (): void => this.dispatchAppends(out);
-      this.hello.then(later, later);
-    } else this.dispatchAppends(out);
-  }
-
-  private dispatchAppends(out: Outgoing[]): void {
-    if (out.length === 1 || this.oneByOne || this.lacks('appendMany')) {
+  private sendAppends(out: Outgoing[]): void {
+    if (out.length === 1 || this.oneByOne) {
       for (const o of out) this.call('appendEvent', (r) => r.appendEvents(o.batch)).then(o.resolve, o.reject);
       return;
     }
@@ -228,10 +224,10 @@ export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, M
         });
       },
       (error: unknown) => {
-        // A host that predates the list said nothing of `appendMany`; one that threw on it ran none of the batches.
-        if (this.served === undefined && threwInWorker.has(error as object)) {
+        // An older host without `appendMany` threw on it, running none of the batches.
+        if (threwInWorker.has(error as object)) {
           this.oneByOne = true;
-          this.dispatchAppends(out);
+          this.sendAppends(out);
         } else for (const o of out) o.reject(error);
       },
     );
@@ -249,11 +245,7 @@ export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, M
     invoke: (remote: Remote<HostApi>) => Promise<Result<T>>,
   ): Promise<T> {
     if (this.lacks(method)) {
-      return Promise.reject(
-        new StorageError(
-          `${operation}: the store worker serving this page is an older version without this call; reload every tab of this app`,
-        ),
-      );
+      return Promise.reject(new StorageError(`${operation}: not served by this older store worker; reload all tabs`));
     }
     return this.call(operation, invoke);
   }
