@@ -12,7 +12,15 @@ import { cors } from 'hono/cors';
 import { streamSSE } from 'hono/streaming';
 import { InvalidInputError } from '../src/errors.js';
 import { validate } from '../src/schema.js';
-import { createBodySchema, type ErrorAnswer, MAX_PULL_CHANGES, pushBodySchema } from '../src/sync/wire.js';
+import {
+  createBodySchema,
+  DEFAULT_MAX_BODY_BYTES,
+  type ErrorAnswer,
+  MAX_PULL_CHANGES,
+  MAX_PUSH_EVENTS,
+  pushBodySchema,
+  type ServerLimits,
+} from '../src/sync/wire.js';
 import type { Event } from '../src/types.js';
 import type { UserKey } from './log.js';
 import type { SyncService } from './sync-service.js';
@@ -47,7 +55,7 @@ const fail = (c: Context, status: 400 | 401 | 403 | 404 | 409 | 413, error: Erro
 
 export function createSyncApp(options: SyncAppOptions): Hono<Env> {
   const { service, authenticate } = options;
-  const maxSize = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const app = new Hono<Env>();
   app.use(
@@ -61,6 +69,10 @@ export function createSyncApp(options: SyncAppOptions): Hono<Env> {
   );
 
   app.get('/v1/health', (c) => c.json({ ok: true }));
+  // Public: a device reads it once and packs its pushes under the cap (a 413 would refuse the whole push).
+  app.get('/v1/limits', (c) =>
+    c.json({ maxBodyBytes: maxSize, maxPushEvents: MAX_PUSH_EVENTS } satisfies ServerLimits),
+  );
 
   const scoped = new Hono<Env>();
   scoped.use('*', async (c, next) => {

@@ -1,0 +1,76 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { type Device, device, say, textsOf } from '../devices.js';
+import { type ServerProcess, TOKENS } from '../server-process.js';
+
+/**
+ * What the server will not take, and the round going on without it: pushes
+ * packed under its body cap, a session it refuses skipped and named in status.
+ * The server runs with a 64 KiB body cap.
+ */
+export function refusalsSuite(server: () => ServerProcess): void {
+  const open: Device[] = [];
+  const alice = (): Device => {
+    const d = device(server().url, TOKENS.alice);
+    open.push(d);
+    return d;
+  };
+  const create = (d: Device, sessionId: string) =>
+    d.store.createSession({ appName: 'chat', userId: 'alice', sessionId });
+
+  afterAll(async () => {
+    for (const d of open) await d.close();
+  });
+
+  describe('body cap', () => {
+    it('packs pushes by size under the cap; an event over it refuses only its session, and the pull still runs', async () => {
+      const a = alice();
+      const b = alice();
+      await create(b, 'cap-from-b');
+      await say(b.store, 'cap-from-b', 'written on b');
+      expect((await b.sync.syncNow()).lastError).toBeNull();
+
+      // On the server already, so the big event is what the cap meets (a creation carries the session's state).
+      await create(a, 'cap-oversized');
+      expect((await a.sync.syncNow()).lastError).toBeNull();
+      // Six events of 20 KB: 120 KB in all, so at least two pushes under a 64 KiB cap.
+      await create(a, 'cap-packed');
+      const texts = ['1', '2', '3', '4', '5', '6'].map((n) => n + 'x'.repeat(20_000));
+      await say(a.store, 'cap-packed', ...texts);
+      await say(a.store, 'cap-oversized', 'y'.repeat(80_000));
+      await create(a, 'cap-light');
+      await say(a.store, 'cap-light', 'light');
+
+      const status = await a.sync.syncNow();
+      expect(status.lastError).toBeNull();
+      expect(status.phase).toBe('idle');
+      expect(Object.keys(status.refused)).toEqual(['cap-oversized']);
+      expect(status.refused['cap-oversized']).toMatchObject({ status: 413 });
+      expect(status.refused['cap-oversized']?.message).toMatch(/larger than the server accepts \(65536 bytes/);
+      // Only the oversized event is still pending.
+      expect(status.sessions).toEqual({ 'cap-oversized': 1 });
+      expect(await textsOf(a.store, 'cap-from-b')).toEqual(['written on b']);
+
+      expect((await b.sync.syncNow()).lastError).toBeNull();
+      expect(await textsOf(b.store, 'cap-packed')).toEqual(texts);
+      expect(await textsOf(b.store, 'cap-light')).toEqual(['light']);
+      expect(await textsOf(b.store, 'cap-oversized')).toEqual([]);
+    });
+
+    it("a creation over the cap is the server's refusal of that session, named in status; the rest syncs", async () => {
+      const a = alice();
+      await a.store.createSession({
+        appName: 'chat',
+        userId: 'alice',
+        sessionId: 'cap-big-state',
+        state: { notes: 'z'.repeat(70_000) },
+      });
+      await create(a, 'cap-small-state');
+      const status = await a.sync.syncNow();
+      expect(status.lastError).toBeNull();
+      expect(status.refused).toEqual({
+        'cap-big-state': { status: 413, message: expect.stringMatching(/limited to 65536 bytes/) },
+      });
+      expect(status.sessions).toEqual({ 'cap-big-state': 1 });
+    });
+  });
+}
