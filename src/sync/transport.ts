@@ -61,7 +61,7 @@ export class SyncTransport {
    */
   async limits(): Promise<ServerLimits> {
     if (this.known) return this.known;
-    const response = await this.send('GET', '/v1/limits', undefined, undefined, this.root);
+    const response = await this.send('GET', '/v1/limits', undefined, AbortSignal.timeout(this.timeoutMs), this.root);
     if (response.status === 404) {
       this.known = { maxBodyBytes: DEFAULT_MAX_BODY_BYTES, maxPushEvents: MAX_PUSH_EVENTS };
       return this.known;
@@ -169,7 +169,7 @@ export class SyncTransport {
     method: string,
     path: string,
     payload: unknown,
-    signal: AbortSignal | undefined,
+    signal: AbortSignal,
     base = this.base,
   ): Promise<Response> {
     const body = payload === undefined ? undefined : JSON.stringify(payload);
@@ -182,7 +182,7 @@ export class SyncTransport {
           ...(body ? { 'content-type': 'application/json' } : {}),
         },
         ...(body ? { body } : {}),
-        ...(signal ? { signal } : {}),
+        signal,
       });
     } catch (error) {
       const why =
