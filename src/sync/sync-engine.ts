@@ -134,8 +134,12 @@ export class SyncEngine {
     return this.request(true);
   }
 
-  /** Stops the schedule and the stream; a round under way finishes. */
-  async stop(): Promise<void> {
+  /**
+   * Stops the schedule and the stream; a round under way finishes. With
+   * `reason`, the last status carries it as `lastError` (kind `refused`): why
+   * this sync stopped when its users did not ask.
+   */
+  async stop(reason?: string): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     clearTimeout(this.pushTimer);
@@ -143,7 +147,10 @@ export class SyncEngine {
     this.feed?.close();
     this.streamAbort?.abort();
     await this.queue.catch(() => {});
-    this.update({ phase: 'stopped' });
+    this.update({
+      phase: 'stopped',
+      ...(reason === undefined ? {} : { lastError: { message: reason, kind: 'refused', status: 0, at: Date.now() } }),
+    });
   }
 
   private request(pull: boolean): Promise<SyncStatus> {
