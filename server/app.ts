@@ -29,6 +29,12 @@ import type { SyncService } from './sync-service.js';
 export interface Principal {
   userId: string;
   appName?: string;
+  /**
+   * May write `app:` state (shared by every user of the app) in pushed state
+   * deltas and creations. Default false: such a push is refused with 403
+   * `app-state-forbidden`; pulls deliver app state to everyone regardless.
+   */
+  appStateWrites?: boolean;
 }
 
 /** Checks a bearer token; `undefined` refuses it. */
@@ -48,10 +54,14 @@ export interface SyncAppOptions {
   corsOrigins?: string[];
 }
 
-type Env = { Variables: { user: UserKey } };
+type Env = { Variables: { user: UserKey; appStateWrites: boolean } };
 
-const fail = (c: Context, status: 400 | 401 | 403 | 404 | 409 | 413, error: ErrorAnswer['error'], message: string) =>
-  c.json({ error, message } satisfies ErrorAnswer, status);
+const fail = (
+  c: Context,
+  status: 400 | 401 | 403 | 404 | 409 | 413 | 429,
+  error: ErrorAnswer['error'],
+  message: string,
+) => c.json({ error, message } satisfies ErrorAnswer, status);
 
 export function createSyncApp(options: SyncAppOptions): Hono<Env> {
   const { service, authenticate } = options;
@@ -86,6 +96,7 @@ export function createSyncApp(options: SyncAppOptions): Hono<Env> {
       return fail(c, 403, 'forbidden', 'this token may not act for that app and user');
     }
     c.set('user', { appName, userId });
+    c.set('appStateWrites', principal.appStateWrites === true);
     return next();
   });
   scoped.use(
@@ -99,6 +110,8 @@ export function createSyncApp(options: SyncAppOptions): Hono<Env> {
     const checked = checkBody(c, () => validate('create session', createBodySchema, body));
     if (checked instanceof Response) return checked;
     const state = (body as { state?: Record<string, unknown> }).state ?? {};
+    const shared = c.get('appStateWrites') ? undefined : Object.keys(state).find(isAppKey);
+    if (shared !== undefined) return refuseAppState(c, `create session: state writes ${shared}`);
     const outcome = await service.create(c.get('user'), checked.sessionId, state);
     if (outcome === 'exists') return fail(c, 409, 'exists', `session ${checked.sessionId} already exists`);
     return c.json({ sessionId: checked.sessionId }, 201);
@@ -116,6 +129,12 @@ export function createSyncApp(options: SyncAppOptions): Hono<Env> {
     if (checked instanceof Response) return checked;
     // The events as sent, not zod's copies: those would have lost any `__proto__` key.
     const events = (body as { events: Event[] }).events;
+    if (!c.get('appStateWrites')) {
+      for (const event of events) {
+        const shared = Object.keys(event.actions?.stateDelta ?? {}).find(isAppKey);
+        if (shared !== undefined) return refuseAppState(c, `push events: event ${event.id} writes ${shared}`);
+      }
+    }
     const sessionId = c.req.param('session');
     const result = await service.push(c.get('user'), sessionId, checked.after, events);
     switch (result.status) {
@@ -185,6 +204,16 @@ export function createSyncApp(options: SyncAppOptions): Hono<Env> {
   });
   return app;
 }
+
+const isAppKey = (key: string): boolean => key.startsWith('app:');
+
+const refuseAppState = (c: Context, what: string) =>
+  fail(
+    c,
+    403,
+    'app-state-forbidden',
+    `${what}: this token may not write app: state, which every user of the app sees (nothing was stored)`,
+  );
 
 async function jsonBody(c: Context): Promise<unknown> {
   try {

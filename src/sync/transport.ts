@@ -9,6 +9,7 @@ import { validate } from '../schema.js';
 import type { Event } from '../types.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
+  type ErrorAnswer,
   limitsSchema,
   MAX_PUSH_EVENTS,
   type Positioned,
@@ -71,8 +72,21 @@ export class SyncTransport {
     return this.known;
   }
 
+  /**
+   * Creates the session. A server that does not let this user write `app:`
+   * state gets the creation without those keys: they were this device's own,
+   * and the server's app state replaces them on the next pull.
+   */
   async create(sessionId: string, state: Record<string, unknown>): Promise<'created' | 'exists'> {
-    const { status } = await this.call('POST', '/sessions', { sessionId, state }, [201, 409]);
+    const { status, body } = await this.call('POST', '/sessions', { sessionId, state }, [201, 403, 409]);
+    if (status === 403) {
+      const answer = body as Partial<ErrorAnswer> | undefined;
+      const own = Object.keys(state).filter((k) => !k.startsWith('app:'));
+      if (answer?.error === 'app-state-forbidden' && own.length < Object.keys(state).length) {
+        return this.create(sessionId, Object.fromEntries(own.map((k) => [k, state[k]])));
+      }
+      throw new SyncError(`the sync server answered 403: ${String(answer?.message)}`, 'auth', 403);
+    }
     return status === 201 ? 'created' : 'exists';
   }
 

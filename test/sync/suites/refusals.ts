@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Device, device, say, textsOf } from '../devices.js';
+import type { Session } from '../../../src/index.js';
+import { type Device, device, say, textsOf, turn } from '../devices.js';
 import { type ServerProcess, TOKENS } from '../server-process.js';
 
 /**
@@ -71,6 +72,37 @@ export function refusalsSuite(server: () => ServerProcess): void {
         'cap-big-state': { status: 413, message: expect.stringMatching(/limited to 65536 bytes/) },
       });
       expect(status.sessions).toEqual({ 'cap-big-state': 1 });
+    });
+  });
+
+  describe('app state', () => {
+    it("a device's app: write refuses its session (403, named in status); a creation goes without its app: keys", async () => {
+      const a = alice();
+      const b = alice();
+      await create(a, 'app-writer');
+      await a.store.appendEvent({
+        session: (await a.store.getSession({ appName: 'chat', userId: 'alice', sessionId: 'app-writer' })) as Session,
+        event: turn('shared', 'i1', { 'app:theme': 'dark' }),
+      });
+      await a.store.createSession({
+        appName: 'chat',
+        userId: 'alice',
+        sessionId: 'app-created',
+        state: { topic: 'x', 'app:layout': 'wide' },
+      });
+      await say(a.store, 'app-created', 'fine');
+      const status = await a.sync.syncNow();
+      expect(status.lastError).toBeNull();
+      expect(Object.keys(status.refused)).toEqual(['app-writer']);
+      expect(status.refused['app-writer']).toMatchObject({ status: 403, message: expect.stringMatching(/app:theme/) });
+      expect(status.sessions).toEqual({ 'app-writer': 1 });
+
+      await b.sync.syncNow();
+      expect(await textsOf(b.store, 'app-created')).toEqual(['fine']);
+      const there = await b.store.getSession({ appName: 'chat', userId: 'alice', sessionId: 'app-created' });
+      expect(there?.state).toMatchObject({ topic: 'x' });
+      expect(there?.state).not.toHaveProperty('app:layout');
+      expect(there?.state).not.toHaveProperty('app:theme');
     });
   });
 }
