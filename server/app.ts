@@ -47,6 +47,8 @@ export interface SyncAppOptions {
   maxBodyBytes?: number;
   /** How often an idle change stream sends a keep-alive comment. Default 15 s. */
   keepAliveMs?: number;
+  /** Change streams one user may hold open at once (tabs, devices); more get 429. Default 16. */
+  maxStreamsPerUser?: number;
   /**
    * Origins whose pages may call the server (CORS). Default any: requests
    * carry a bearer token, never cookies, so another site's page has nothing to borrow.
@@ -67,6 +69,8 @@ export function createSyncApp(options: SyncAppOptions): Hono<Env> {
   const { service, authenticate } = options;
   const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const keepAliveMs = options.keepAliveMs ?? 15_000;
+  const maxStreams = options.maxStreamsPerUser ?? DEFAULT_MAX_STREAMS_PER_USER;
+  const streams = new Map<string, number>();
   const app = new Hono<Env>();
   app.use(
     '*',
@@ -166,33 +170,50 @@ export function createSyncApp(options: SyncAppOptions): Hono<Env> {
   /** Server-sent events: a `poke` with the newest cursor after each change, and one at once. */
   scoped.get('/stream', (c) => {
     const user = c.get('user');
+    const key = JSON.stringify([user.appName, user.userId]);
+    const open = streams.get(key) ?? 0;
+    if (open >= maxStreams) {
+      return fail(c, 429, 'too-many-streams', `a user may hold ${maxStreams} change streams open; close one first`);
+    }
+    streams.set(key, open + 1);
+    const closed = () => {
+      const left = (streams.get(key) ?? 1) - 1;
+      if (left > 0) streams.set(key, left);
+      else streams.delete(key);
+    };
     return streamSSE(c, async (stream) => {
       let wake: (() => void) | undefined;
-      let latest = await service.cursor(user);
-      let sent = -1;
-      const stop = service.subscribe(user, (cursor) => {
-        latest = Math.max(latest, cursor);
-        wake?.();
-      });
-      stream.onAbort(() => {
-        stop();
-        wake?.();
-      });
+      let stop = (): void => {};
+      // Everything after the count went up is inside the try, so a failure (the cursor read) still counts it down.
       try {
+        let latest = await service.cursor(user);
+        let sent = -1;
+        stop = service.subscribe(user, (cursor) => {
+          latest = Math.max(latest, cursor);
+          wake?.();
+        });
+        stream.onAbort(() => {
+          stop();
+          wake?.();
+        });
         while (!stream.aborted) {
           if (latest !== sent) {
             sent = latest;
             await stream.writeSSE({ event: 'poke', data: JSON.stringify({ cursor: latest }) });
           }
+          let keepAlive: ReturnType<typeof setTimeout> | undefined;
           await new Promise<void>((resolve) => {
             wake = resolve;
-            setTimeout(resolve, keepAliveMs);
+            keepAlive = setTimeout(resolve, keepAliveMs);
           });
+          // A poke woke it: the keep-alive timer would otherwise stay pending, one per wake.
+          clearTimeout(keepAlive);
           wake = undefined;
           if (latest === sent && !stream.aborted) await stream.write(': keep-alive\n\n');
         }
       } finally {
         stop();
+        closed();
       }
     });
   });
@@ -204,6 +225,9 @@ export function createSyncApp(options: SyncAppOptions): Hono<Env> {
   });
   return app;
 }
+
+/** Change streams one user may hold open unless the options say otherwise. */
+export const DEFAULT_MAX_STREAMS_PER_USER = 16;
 
 const isAppKey = (key: string): boolean => key.startsWith('app:');
 

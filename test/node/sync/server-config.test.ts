@@ -51,3 +51,29 @@ describe('npm run server', () => {
     expect((await preflight(strict, 'https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
   });
 });
+
+describe('npm run server with settings it cannot read', () => {
+  it('SYNC_MAX_BODY_BYTES=abc stops it with a message and exit code 1 (never a server without a cap)', async () => {
+    await expect(startServer({ SYNC_MAX_BODY_BYTES: 'abc' })).rejects.toThrow(
+      /exited \(1\) before listening:\s*sync server: SYNC_MAX_BODY_BYTES="abc": must be a whole number/,
+    );
+  });
+
+  it('names every bad setting at once, and not the secret of a malformed token', async () => {
+    const failure = await startServer({
+      SYNC_MAX_STREAMS_PER_USER: '0',
+      SYNC_CORS_ORIGINS: 'https://app.example/path',
+      DATABASE_URL: 'mysql://db',
+      SYNC_TOKENS: 'sekrit-alice',
+    }).then(
+      () => '',
+      (error: Error) => error.message,
+    );
+    expect(failure).toMatch(/exited \(1\)/);
+    // (PORT is the harness's own: it picks a free one.)
+    for (const name of ['SYNC_MAX_STREAMS_PER_USER', 'SYNC_CORS_ORIGINS', 'DATABASE_URL', 'SYNC_TOKENS']) {
+      expect(failure).toContain(`sync server: ${name}`);
+    }
+    expect(failure).not.toContain('sekrit');
+  });
+});
