@@ -39,6 +39,5 @@ if (!bin) {
     faultsSuite(() => server);
     modelSuite(() => server);
     refusalsSuite(() => server);
-    refusalsSuite(() => server);
   });
 }
