@@ -124,8 +124,17 @@ export class SyncTransport {
    */
   async stream(onPoke: (cursor: number) => void, signal: AbortSignal): Promise<void> {
     // The stream stays open for as long as it is wanted: the timeout covers only its answer's headers.
-    const connecting = AbortSignal.timeout(this.timeoutMs);
-    const response = await this.send('GET', '/stream', undefined, AbortSignal.any([signal, connecting]));
+    const linked = new AbortController();
+    const forward = () => linked.abort(signal.reason);
+    if (signal.aborted) forward();
+    signal.addEventListener('abort', forward, { once: true });
+    const timer = setTimeout(() => linked.abort(new DOMException('no answer in time', 'TimeoutError')), this.timeoutMs);
+    let response: Response;
+    try {
+      response = await this.send('GET', '/stream', undefined, linked.signal);
+    } finally {
+      clearTimeout(timer);
+    }
     if (!response.ok || !response.body) throw await this.failure(response);
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
@@ -215,6 +224,8 @@ export class SyncTransport {
     } catch {
       // A body that is not ours (a proxy's page): the status says enough.
     }
+    // The cap may have changed since it was read (a restart with another SYNC_MAX_BODY_BYTES): read it again next time.
+    if (response.status === 413) this.known = undefined;
     const kind =
       response.status === 401 || response.status === 403 ? 'auth' : response.status >= 500 ? 'server' : 'refused';
     return new SyncError(message, kind, response.status);

@@ -8,9 +8,12 @@ vi.setConfig({ testTimeout: 30_000 });
 
 const sockets: Socket[] = [];
 let connections = 0;
+/** The request lines received, e.g. `GET /v1/apps/chat/users/alice/stream HTTP/1.1`. */
+const requests: string[] = [];
 const silent = createServer((socket) => {
   connections += 1;
   sockets.push(socket);
+  socket.once('data', (chunk) => requests.push(chunk.toString().split('\r\n')[0] ?? ''));
 });
 let url = '';
 beforeAll(async () => {
@@ -43,6 +46,26 @@ describe('sync request timeouts', () => {
       const before = connections;
       // The backoff schedules the next round on its own.
       await vi.waitFor(() => expect(connections).toBeGreaterThan(before), { timeout: 10_000, interval: 50 });
+      await sync.stop();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('the change stream gives up on a server that never answers its headers, and connects again', async () => {
+    const store = new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: 'silent-live' });
+    try {
+      const sync = await store.sync({
+        url,
+        token: 't',
+        appName: 'chat',
+        userId: 'alice',
+        live: true,
+        requestTimeoutMs: 200,
+        retry: { minMs: 50, maxMs: 50 },
+      });
+      const streams = () => requests.filter((r) => r.includes('/users/alice/stream')).length;
+      await vi.waitFor(() => expect(streams()).toBeGreaterThanOrEqual(2), { timeout: 10_000, interval: 50 });
       await sync.stop();
     } finally {
       await store.close();

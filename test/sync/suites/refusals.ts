@@ -57,6 +57,30 @@ export function refusalsSuite(server: () => ServerProcess): void {
       expect(await textsOf(b.store, 'cap-oversized')).toEqual([]);
     });
 
+    it('a cap read before it changed: the 413 refuses the session once, the next round reads the cap again and packs under it', async () => {
+      let limitsAsked = 0;
+      // The first answer claims the cap of before a restart with a smaller SYNC_MAX_BODY_BYTES.
+      const stale: typeof fetch = async (input, init) => {
+        const response = await fetch(input, init);
+        if (!String(input).endsWith('/v1/limits')) return response;
+        limitsAsked += 1;
+        if (limitsAsked > 1) return response;
+        return Response.json({ ...(await response.json()), maxBodyBytes: 4 * 1024 * 1024 });
+      };
+      const a = device(server().url, TOKENS.alice, { fetch: stale });
+      open.push(a);
+      await create(a, 'cap-stale');
+      expect((await a.sync.syncNow()).lastError).toBeNull();
+      const texts = ['1', '2', '3'].map((n) => n + 'w'.repeat(15_000));
+      await say(a.store, 'cap-stale', ...texts);
+      const first = await a.sync.syncNow();
+      expect(first.refused['cap-stale']).toMatchObject({ status: 413 });
+      const second = await a.sync.syncNow();
+      expect(second.refused).toEqual({});
+      expect(second.pending).toBe(0);
+      expect(limitsAsked).toBe(2);
+    });
+
     it("a creation over the cap is the server's refusal of that session, named in status; the rest syncs", async () => {
       const a = alice();
       await a.store.createSession({
