@@ -12,7 +12,15 @@ import { cors } from 'hono/cors';
 import { streamSSE } from 'hono/streaming';
 import { InvalidInputError } from '../src/errors.js';
 import { validate } from '../src/schema.js';
-import { createBodySchema, type ErrorAnswer, MAX_PULL_CHANGES, pushBodySchema } from '../src/sync/wire.js';
+import {
+  createBodySchema,
+  DEFAULT_MAX_BODY_BYTES,
+  type ErrorAnswer,
+  MAX_PULL_CHANGES,
+  MAX_PUSH_EVENTS,
+  pushBodySchema,
+  type ServerLimits,
+} from '../src/sync/wire.js';
 import type { Event } from '../src/types.js';
 import type { UserKey } from './log.js';
 import type { SyncService } from './sync-service.js';
@@ -21,6 +29,12 @@ import type { SyncService } from './sync-service.js';
 export interface Principal {
   userId: string;
   appName?: string;
+  /**
+   * May write `app:` state (shared by every user of the app) in pushed state
+   * deltas and creations. Default false: such a push is refused with 403
+   * `app-state-forbidden`; pulls deliver app state to everyone regardless.
+   */
+  appStateWrites?: boolean;
 }
 
 /** Checks a bearer token; `undefined` refuses it. */
@@ -33,6 +47,8 @@ export interface SyncAppOptions {
   maxBodyBytes?: number;
   /** How often an idle change stream sends a keep-alive comment. Default 15 s. */
   keepAliveMs?: number;
+  /** Change streams one user may hold open at once (tabs, devices); more get 429. Default 16. */
+  maxStreamsPerUser?: number;
   /**
    * Origins whose pages may call the server (CORS). Default any: requests
    * carry a bearer token, never cookies, so another site's page has nothing to borrow.
@@ -40,15 +56,21 @@ export interface SyncAppOptions {
   corsOrigins?: string[];
 }
 
-type Env = { Variables: { user: UserKey } };
+type Env = { Variables: { user: UserKey; appStateWrites: boolean } };
 
-const fail = (c: Context, status: 400 | 401 | 403 | 404 | 409 | 413, error: ErrorAnswer['error'], message: string) =>
-  c.json({ error, message } satisfies ErrorAnswer, status);
+const fail = (
+  c: Context,
+  status: 400 | 401 | 403 | 404 | 409 | 413 | 429,
+  error: ErrorAnswer['error'],
+  message: string,
+) => c.json({ error, message } satisfies ErrorAnswer, status);
 
 export function createSyncApp(options: SyncAppOptions): Hono<Env> {
   const { service, authenticate } = options;
-  const maxSize = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const keepAliveMs = options.keepAliveMs ?? 15_000;
+  const maxStreams = options.maxStreamsPerUser ?? DEFAULT_MAX_STREAMS_PER_USER;
+  const streams = new Map<string, number>();
   const app = new Hono<Env>();
   app.use(
     '*',
@@ -61,6 +83,10 @@ export function createSyncApp(options: SyncAppOptions): Hono<Env> {
   );
 
   app.get('/v1/health', (c) => c.json({ ok: true }));
+  // Public: a device reads it once and packs its pushes under the cap (a 413 would refuse the whole push).
+  app.get('/v1/limits', (c) =>
+    c.json({ maxBodyBytes: maxSize, maxPushEvents: MAX_PUSH_EVENTS } satisfies ServerLimits),
+  );
 
   const scoped = new Hono<Env>();
   scoped.use('*', async (c, next) => {
@@ -74,6 +100,7 @@ export function createSyncApp(options: SyncAppOptions): Hono<Env> {
       return fail(c, 403, 'forbidden', 'this token may not act for that app and user');
     }
     c.set('user', { appName, userId });
+    c.set('appStateWrites', principal.appStateWrites === true);
     return next();
   });
   scoped.use(
@@ -87,6 +114,8 @@ export function createSyncApp(options: SyncAppOptions): Hono<Env> {
     const checked = checkBody(c, () => validate('create session', createBodySchema, body));
     if (checked instanceof Response) return checked;
     const state = (body as { state?: Record<string, unknown> }).state ?? {};
+    const shared = c.get('appStateWrites') ? undefined : Object.keys(state).find(isAppKey);
+    if (shared !== undefined) return refuseAppState(c, `create session: state writes ${shared}`);
     const outcome = await service.create(c.get('user'), checked.sessionId, state);
     if (outcome === 'exists') return fail(c, 409, 'exists', `session ${checked.sessionId} already exists`);
     return c.json({ sessionId: checked.sessionId }, 201);
@@ -104,6 +133,12 @@ export function createSyncApp(options: SyncAppOptions): Hono<Env> {
     if (checked instanceof Response) return checked;
     // The events as sent, not zod's copies: those would have lost any `__proto__` key.
     const events = (body as { events: Event[] }).events;
+    if (!c.get('appStateWrites')) {
+      for (const event of events) {
+        const shared = Object.keys(event.actions?.stateDelta ?? {}).find(isAppKey);
+        if (shared !== undefined) return refuseAppState(c, `push events: event ${event.id} writes ${shared}`);
+      }
+    }
     const sessionId = c.req.param('session');
     const result = await service.push(c.get('user'), sessionId, checked.after, events);
     switch (result.status) {
@@ -135,33 +170,50 @@ export function createSyncApp(options: SyncAppOptions): Hono<Env> {
   /** Server-sent events: a `poke` with the newest cursor after each change, and one at once. */
   scoped.get('/stream', (c) => {
     const user = c.get('user');
+    const key = JSON.stringify([user.appName, user.userId]);
+    const open = streams.get(key) ?? 0;
+    if (open >= maxStreams) {
+      return fail(c, 429, 'too-many-streams', `a user may hold ${maxStreams} change streams open; close one first`);
+    }
+    streams.set(key, open + 1);
+    const closed = () => {
+      const left = (streams.get(key) ?? 1) - 1;
+      if (left > 0) streams.set(key, left);
+      else streams.delete(key);
+    };
     return streamSSE(c, async (stream) => {
       let wake: (() => void) | undefined;
-      let latest = await service.cursor(user);
-      let sent = -1;
-      const stop = service.subscribe(user, (cursor) => {
-        latest = Math.max(latest, cursor);
-        wake?.();
-      });
-      stream.onAbort(() => {
-        stop();
-        wake?.();
-      });
+      let stop = (): void => {};
+      // Everything after the count went up is inside the try, so a failure (the cursor read) still counts it down.
       try {
+        let latest = await service.cursor(user);
+        let sent = -1;
+        stop = service.subscribe(user, (cursor) => {
+          latest = Math.max(latest, cursor);
+          wake?.();
+        });
+        stream.onAbort(() => {
+          stop();
+          wake?.();
+        });
         while (!stream.aborted) {
           if (latest !== sent) {
             sent = latest;
             await stream.writeSSE({ event: 'poke', data: JSON.stringify({ cursor: latest }) });
           }
+          let keepAlive: ReturnType<typeof setTimeout> | undefined;
           await new Promise<void>((resolve) => {
             wake = resolve;
-            setTimeout(resolve, keepAliveMs);
+            keepAlive = setTimeout(resolve, keepAliveMs);
           });
+          // A poke woke it: the keep-alive timer would otherwise stay pending, one per wake.
+          clearTimeout(keepAlive);
           wake = undefined;
           if (latest === sent && !stream.aborted) await stream.write(': keep-alive\n\n');
         }
       } finally {
         stop();
+        closed();
       }
     });
   });
@@ -173,6 +225,19 @@ export function createSyncApp(options: SyncAppOptions): Hono<Env> {
   });
   return app;
 }
+
+/** Change streams one user may hold open unless the options say otherwise. */
+export const DEFAULT_MAX_STREAMS_PER_USER = 16;
+
+const isAppKey = (key: string): boolean => key.startsWith('app:');
+
+const refuseAppState = (c: Context, what: string) =>
+  fail(
+    c,
+    403,
+    'app-state-forbidden',
+    `${what}: this token may not write app: state, which every user of the app sees (nothing was stored)`,
+  );
 
 async function jsonBody(c: Context): Promise<unknown> {
   try {

@@ -2,42 +2,27 @@
  * `npm run server`: the sync server from the environment.
  *   PORT (default 8787), HOST (default 127.0.0.1),
  *   DATABASE_URL=postgres://... for Postgres, else SYNC_DB_FILE (default ./sync.db, libsql),
- *   SYNC_TOKENS="token=userId[@appName],..." the bearer tokens and whom each acts for,
+ *   SYNC_TOKENS="token=userId[@appName][+app-state],..." the bearer tokens, whom each acts for, and
+ *     (with +app-state) that it may write `app:` state, which every user of the app sees,
  *   SYNC_MAX_BODY_BYTES (default 4 MiB) the largest request body,
+ *   SYNC_MAX_STREAMS_PER_USER (default 16) the change streams one user may hold open,
  *   SYNC_CORS_ORIGINS="https://app.example,..." the pages that may call it (default any).
- * Without SYNC_TOKENS it runs for development only: token `dev-token` acts for user `demo-user` of any app.
+ * Without SYNC_TOKENS it runs for development only: token `dev-token` acts for user `demo-user` of any app
+ * and may write app state. A setting it cannot read stops it with a message naming it (exit code 1).
  */
-import type { Principal } from './app.js';
+import { readConfig } from './config.js';
 import { startSyncServer } from './start.js';
 
-function parseTokens(spec: string): Map<string, Principal> {
-  const tokens = new Map<string, Principal>();
-  for (const entry of spec
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    const match = /^([^=]+)=([^@]+)(?:@(.+))?$/.exec(entry);
-    if (!match) throw new Error(`SYNC_TOKENS: "${entry}" is not token=userId[@appName]`);
-    const [, token, userId, appName] = match as unknown as [string, string, string, string | undefined];
-    tokens.set(token, appName === undefined ? { userId } : { userId, appName });
-  }
-  return tokens;
+const config = readConfig(process.env);
+if ('errors' in config) {
+  for (const error of config.errors) console.error(`sync server: ${error}`);
+  process.exit(1);
 }
-
-const spec = process.env.SYNC_TOKENS;
-if (spec === undefined) {
+if (config.development) {
   console.warn('SYNC_TOKENS is not set: development mode, token "dev-token" acts for user "demo-user" of any app');
 }
-const tokens = parseTokens(spec ?? 'dev-token=demo-user');
-const server = await startSyncServer({
-  authenticate: (token) => tokens.get(token),
-  port: Number(process.env.PORT ?? 8787),
-  host: process.env.HOST ?? '127.0.0.1',
-  ...(process.env.SYNC_MAX_BODY_BYTES ? { maxBodyBytes: Number(process.env.SYNC_MAX_BODY_BYTES) } : {}),
-  ...(process.env.SYNC_CORS_ORIGINS ? { corsOrigins: process.env.SYNC_CORS_ORIGINS.split(',') } : {}),
-  ...(process.env.DATABASE_URL ? { url: process.env.DATABASE_URL } : {}),
-  ...(process.env.SYNC_DB_FILE ? { file: process.env.SYNC_DB_FILE } : {}),
-});
+const { tokens } = config;
+const server = await startSyncServer({ ...config.options, authenticate: (token) => tokens.get(token) });
 console.log(`sync server listening on ${server.url}`);
 const stop = (): void => {
   server.close().then(

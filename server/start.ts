@@ -11,6 +11,8 @@ export interface SyncServerOptions extends DatabaseOptions {
   host?: string;
   maxBodyBytes?: number;
   corsOrigins?: string[];
+  keepAliveMs?: number;
+  maxStreamsPerUser?: number;
 }
 
 export interface RunningSyncServer {
@@ -28,6 +30,8 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
     authenticate: options.authenticate,
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
+    ...(options.keepAliveMs ? { keepAliveMs: options.keepAliveMs } : {}),
+    ...(options.maxStreamsPerUser ? { maxStreamsPerUser: options.maxStreamsPerUser } : {}),
   });
   const host = options.host ?? '127.0.0.1';
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {

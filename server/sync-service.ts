@@ -128,11 +128,12 @@ export class SyncService {
    */
   runExclusive<T>(user: UserKey, sessionId: string, work: () => Promise<T>): Promise<T> {
     return this.sessionLocks.run(sessionLock(user, sessionId), async () => {
+      const startedAt = Date.now();
       try {
         return await work();
       } finally {
         await this.underUser(user, async () => {
-          const rows = await this.discover(user, sessionId);
+          const rows = await this.discover(user, sessionId, true, startedAt);
           if (rows.length > 0) await this.record(user, rows);
         });
       }
@@ -192,13 +193,18 @@ export class SyncService {
     if (rows.length > 0) await this.record(user, rows);
   }
 
-  /** Rows for the events ADK holds past the log's head of the session (all of them for a session new to the log). */
-  private async discover(user: UserKey, sessionId: string, logged = true): Promise<NewRow[]> {
+  /**
+   * Rows for the events ADK holds past the log's head of the session (all of
+   * them for a session new to the log). ADK's `afterTimestamp` is strict and
+   * writers share milliseconds, so it reads from below the head (and below
+   * `since`, when the writer started) and drops what the log already holds by id.
+   */
+  private async discover(user: UserKey, sessionId: string, logged = true, since = Infinity): Promise<NewRow[]> {
     const head = logged ? await this.log.head(user, sessionId) : undefined;
     const session = await this.sessions.getSession({
       ...user,
       sessionId,
-      ...(head ? { config: { afterTimestamp: head.ts } } : {}),
+      ...(head ? { config: { afterTimestamp: Math.min(head.ts, since) - 1 } } : {}),
     });
     if (!session) return [];
     const known = head

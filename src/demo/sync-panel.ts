@@ -116,6 +116,21 @@ export class SyncPanel {
       ),
       h('dt', null, 'Last error'),
       h('dd', { class: 'sync-error' }, status.lastError ? status.lastError.message : 'none'),
+      // Sessions the server would not take: their changes stay here, pending, until the cause is gone.
+      ...(Object.keys(status.refused).length === 0
+        ? []
+        : [
+            h('dt', null, 'Refused'),
+            h(
+              'dd',
+              { class: 'sync-refused' },
+              h(
+                'ul',
+                null,
+                ...Object.entries(status.refused).map(([id, why]) => h('li', null, `${id}: ${why.message}`)),
+              ),
+            ),
+          ]),
     );
   }
 }

@@ -1,7 +1,11 @@
 /**
  * The worker's side of sync: one sync engine per store engine, shared by every
  * connection (the tabs of a SharedWorker) that starts it with the same options.
+ * A start with other options replaces it: the connections that had joined the
+ * old one get a last status `{ phase: 'stopped', lastError: { kind: 'refused' } }`
+ * saying so, and their `syncNow` answers that status until they start again.
  */
+import { releaseProxy } from 'comlink';
 import { InvalidInputError } from '../errors.js';
 import { validate } from '../schema.js';
 import type { StoreEngine } from '../store/engine.js';
@@ -13,7 +17,12 @@ interface Running {
   engine: SyncEngine;
   options: string;
   users: number;
+  /** Settles once the engine runs: after the one it replaced has stopped, so two never run on one store. */
+  started: Promise<void>;
 }
+
+export const REPLACED =
+  'sync was started on this store with other options (another user, token or server); this sync stopped';
 
 const running = new WeakMap<StoreEngine, Running>();
 
@@ -27,7 +36,9 @@ export function syncMethods(current: () => StoreEngine): SyncBackend {
     unsubscribe();
     run.users -= 1;
     if (run.users === 0) {
-      running.delete(store);
+      // A run replaced meanwhile is no longer the store's: the newer one stays.
+      if (running.get(store) === run) running.delete(store);
+      await run.started;
       await run.engine.stop();
     }
   };
@@ -39,24 +50,44 @@ export function syncMethods(current: () => StoreEngine): SyncBackend {
       const store = current();
       const key = JSON.stringify(options);
       let run = running.get(store);
-      if (run && run.options !== key) {
-        running.delete(store);
-        await run.engine.stop();
-        run = undefined;
-      }
-      if (!run) {
-        run = { engine: new SyncEngine(store, options).start(), options: key, users: 0 };
+      if (!run || run.options !== key) {
+        const old = run;
+        const engine = new SyncEngine(store, options);
+        // Registered before any await, so a start arriving meanwhile joins this run instead of making another.
+        run = {
+          engine,
+          options: key,
+          users: 0,
+          started: (async () => {
+            if (old) {
+              await old.started;
+              await old.engine.stop(REPLACED);
+            }
+            engine.start();
+          })(),
+        };
         running.set(store, run);
       }
       run.users += 1;
       const unsubscribe = run.engine.onStatus((status) => {
         Promise.resolve(onStatus(status)).catch(() => {});
       });
-      mine = { store, run, unsubscribe };
+      // Across a worker port the callback is a Comlink proxy holding a port open: released with the connection's sync.
+      const release = (onStatus as { [releaseProxy]?: unknown })[releaseProxy];
+      mine = {
+        store,
+        run,
+        unsubscribe: () => {
+          unsubscribe();
+          if (typeof release === 'function') (release as () => void)();
+        },
+      };
+      await run.started;
       return run.engine.status();
     },
     async syncNow() {
       if (!mine) throw new InvalidInputError('syncNow: sync is not started on this connection');
+      await mine.run.started;
       return mine.run.engine.syncNow();
     },
     stopSync: leave,

@@ -20,6 +20,7 @@ export const syncStartSchema = z.object({
   intervalMs: z.optional(ms),
   retry: z.optional(z.object({ minMs: ms, maxMs: ms })),
   pushDelayMs: z.optional(z.number().check(z.int(), z.nonnegative())),
+  requestTimeoutMs: z.optional(ms),
 });
 
 /** What the page may ask of sync: the engine's options that survive a structured clone. */

@@ -12,6 +12,12 @@ export interface SyncStatus {
   sessions: Record<string, number>;
   /** When a round last completed (epoch ms), `null` before the first. */
   lastSyncAt: number | null;
+  /**
+   * Sessions the server refused in the last round, by id, and why (an event
+   * larger than its body cap: 413; `app:` state it does not let this user write: 403).
+   * Their changes stay pending; the round went on without them.
+   */
+  refused: Record<string, { message: string; status: number }>;
   /** The last round's failure, `null` once a round succeeds. */
   lastError: { message: string; kind: SyncError['kind']; status: number; at: number } | null;
 }
@@ -23,6 +29,7 @@ export const initialStatus = (): SyncStatus => ({
   online: false,
   pending: 0,
   sessions: {},
+  refused: {},
   lastSyncAt: null,
   lastError: null,
 });

@@ -31,7 +31,7 @@ import {
 import { decide, type SyncConflictPolicy } from './policy.js';
 import { initialStatus, type SyncStatus, type SyncStatusListener } from './status.js';
 import { SyncTransport } from './transport.js';
-import { type Change, MAX_PUSH_EVENTS, type Positioned } from './wire.js';
+import { type Change, MAX_PUSH_EVENTS, type Positioned, type ServerLimits } from './wire.js';
 
 /** What sync needs of the store: `StoreEngine` is one. */
 export interface SyncHost {
@@ -60,7 +60,24 @@ export interface SyncOptions {
   pushDelayMs?: number;
   /** `fetch` to use (tests, or an app's authenticated fetch). */
   fetch?: typeof fetch;
+  /** A request without an answer for this long fails the round as `network` (then backoff). Default 30 s. */
+  requestTimeoutMs?: number;
 }
+
+/** A session the server will not take as it stands; the round goes on without it. */
+class SessionRefused extends Error {
+  constructor(
+    readonly sessionId: string,
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Answers that refuse one session's request, not the device: the round skips that session. */
+const SESSION_REFUSALS = new Set([400, 403, 413]);
+const utf8 = new TextEncoder();
 
 const MAX_ROUNDS = 4;
 
@@ -117,8 +134,12 @@ export class SyncEngine {
     return this.request(true);
   }
 
-  /** Stops the schedule and the stream; a round under way finishes. */
-  async stop(): Promise<void> {
+  /**
+   * Stops the schedule and the stream; a round under way finishes. With
+   * `reason`, the last status carries it as `lastError` (kind `refused`): why
+   * this sync stopped when its users did not ask.
+   */
+  async stop(reason?: string): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     clearTimeout(this.pushTimer);
@@ -126,7 +147,10 @@ export class SyncEngine {
     this.feed?.close();
     this.streamAbort?.abort();
     await this.queue.catch(() => {});
-    this.update({ phase: 'stopped' });
+    this.update({
+      phase: 'stopped',
+      ...(reason === undefined ? {} : { lastError: { message: reason, kind: 'refused', status: 0, at: Date.now() } }),
+    });
   }
 
   private request(pull: boolean): Promise<SyncStatus> {
@@ -156,9 +180,10 @@ export class SyncEngine {
     try {
       let rounds = 0;
       let again = true;
+      const refused: SyncStatus['refused'] = {};
       while (again && rounds < MAX_ROUNDS) {
         rounds += 1;
-        const pushed = await this.push();
+        const pushed = await this.push(refused);
         // A fork or an adopted session leaves new pending work for another pass.
         again = pushed.deferred || pushed.conflicted;
         if (pull || pushed.conflicted || pushed.deferred) {
@@ -168,7 +193,7 @@ export class SyncEngine {
       }
       const scan = await this.scan();
       this.failures = 0;
-      this.update({ phase: 'idle', online: true, lastSyncAt: Date.now(), lastError: null, ...counts(scan) });
+      this.update({ phase: 'idle', online: true, lastSyncAt: Date.now(), lastError: null, refused, ...counts(scan) });
       this.schedule(this.options.intervalMs ?? 30_000);
     } catch (error) {
       const failure = error instanceof SyncError ? error : new SyncError(`sync failed: ${String(error)}`, 'server', 0);
@@ -202,8 +227,12 @@ export class SyncEngine {
     return [this.user.appName, this.user.userId, sessionId];
   }
 
-  /** Pushes deletions, creations and events. `deferred`: a session the server had already needs a pull first. */
-  private async push(): Promise<{ conflicted: boolean; deferred: boolean }> {
+  /**
+   * Pushes deletions, creations and events. `deferred`: a session the server had already needs a pull first.
+   * A session the server refuses is noted in `refused` and skipped; the others go on.
+   */
+  private async push(refused: SyncStatus['refused']): Promise<{ conflicted: boolean; deferred: boolean }> {
+    const limits = await this.transport.limits();
     let scan = await this.scan();
     let deferred = false;
     let conflicted = false;
@@ -215,38 +244,54 @@ export class SyncEngine {
     for (const record of scan.creates) {
       // The creation also carries this device's unreported `app:`/`user:` writes: no event does.
       const state = { ...shared, ...record.state };
-      const outcome = await this.transport.create(record.id, state);
+      const outcome = await refusable(record.id, refused, () => this.transport.create(record.id, state));
+      if (outcome === undefined) continue;
       await this.host.transact((db) =>
         markCreated(db, this.key(record.id), record.uid, outcome === 'created' ? { state: record.state } : 'exists'),
       );
     }
     if (scan.deletes.length > 0 || scan.creates.length > 0) scan = await this.scan();
     for (const { record, mark } of scan.appends) {
+      if (Object.hasOwn(refused, record.id)) continue;
       if (mark.awaitingCreated) {
         // The server's creation and events come with the pull; the local events then go after them.
         deferred = true;
         continue;
       }
-      if (await this.pushSession(record.id)) conflicted = true;
+      if (await refusable(record.id, refused, () => this.pushSession(record.id, limits))) conflicted = true;
     }
     return { conflicted, deferred };
   }
 
   /** Pushes one session's pending events until none are left; resolves true if the server's overtook some. */
-  private async pushSession(sessionId: string): Promise<boolean> {
+  private async pushSession(sessionId: string, limits: ServerLimits): Promise<boolean> {
     const key = this.key(sessionId);
     let conflicted = false;
-    for (let attempt = 0; attempt < 8; attempt++) {
-      const pending = await this.host.transact((db) => readPending(db, key, MAX_PUSH_EVENTS));
+    // Accepted pushes always advance; conflicts are bounded so a busy session cannot hold the round.
+    for (let conflicts = 0; conflicts < 8; ) {
+      const pending = await this.host.transact((db) =>
+        readPending(db, key, Math.min(MAX_PUSH_EVENTS, limits.maxPushEvents)),
+      );
       if (!pending || pending.events.length === 0) return conflicted;
-      const answer = await this.transport.push(sessionId, pending.mark.serverPos, pending.events);
+      const after = pending.mark.serverPos;
+      const events = fitting(after, pending.events, limits.maxBodyBytes);
+      if (events.length === 0) {
+        const first = pending.events[0] as Event;
+        throw new SessionRefused(
+          sessionId,
+          `event ${first.id} of session ${sessionId} is larger than the server accepts (${limits.maxBodyBytes} bytes a request)`,
+          413,
+        );
+      }
+      const answer = await this.transport.push(sessionId, after, events);
       if (answer.status === 'missing') return conflicted;
       if (answer.status === 'accepted') {
         await this.apply(key, { placed: answer.answer.placed });
         continue;
       }
       conflicted = true;
-      await this.applyIncoming(sessionId, answer.events, pending.events);
+      conflicts += 1;
+      await this.applyIncoming(sessionId, answer.events, events);
     }
     return conflicted;
   }
@@ -389,6 +434,40 @@ function inOrder(changes: Change[], cursor: number): Change[] {
     }
   });
   return sorted;
+}
+
+/** The longest prefix of `events` whose push body is at most `maxBytes` of UTF-8. */
+function fitting(after: number, events: Event[], maxBytes: number): Event[] {
+  let size = utf8.encode(JSON.stringify({ after, events: [] })).length;
+  for (let i = 0; i < events.length; i++) {
+    size += utf8.encode(JSON.stringify(events[i])).length + (i > 0 ? 1 : 0);
+    if (size > maxBytes) return events.slice(0, i);
+  }
+  return events;
+}
+
+/**
+ * Runs one session's request; a refusal of that session (its own oversized
+ * event, or the server's 400/403/413 for it) is noted and resolves `undefined`.
+ */
+async function refusable<T>(
+  sessionId: string,
+  refused: SyncStatus['refused'],
+  work: () => Promise<T>,
+): Promise<T | undefined> {
+  try {
+    return await work();
+  } catch (error) {
+    const refusal =
+      error instanceof SessionRefused
+        ? error
+        : error instanceof SyncError && SESSION_REFUSALS.has(error.status)
+          ? new SessionRefused(sessionId, error.message, error.status)
+          : undefined;
+    if (!refusal) throw error;
+    setOwn(refused, sessionId, { message: refusal.message, status: refusal.status });
+    return undefined;
+  }
 }
 
 function counts(scan: PendingScan): Pick<SyncStatus, 'pending' | 'sessions'> {

@@ -8,12 +8,17 @@ import { SyncError } from '../errors.js';
 import { validate } from '../schema.js';
 import type { Event } from '../types.js';
 import {
+  DEFAULT_MAX_BODY_BYTES,
+  type ErrorAnswer,
+  limitsSchema,
+  MAX_PUSH_EVENTS,
   type Positioned,
   type PullAnswer,
   type PushAccepted,
   pullAnswerSchema,
   pushAcceptedSchema,
   pushRejectedSchema,
+  type ServerLimits,
   userPath,
 } from './wire.js';
 
@@ -28,21 +33,60 @@ export interface TransportOptions {
   appName: string;
   userId: string;
   fetch?: typeof fetch;
+  /** A request (connecting, or reading an answer) that takes longer fails as `network`. Default 30 s. */
+  requestTimeoutMs?: number;
 }
+
+/** How long a request may take unless the options say otherwise. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 export class SyncTransport {
   /** Bytes of request and answer bodies, for status and measurement. */
   readonly bytes = { sent: 0, received: 0 };
+  private readonly root: string;
   private readonly base: string;
   private readonly fetch: typeof fetch;
+  private readonly timeoutMs: number;
+  private known: ServerLimits | undefined;
 
   constructor(private readonly options: TransportOptions) {
-    this.base = options.url.replace(/\/+$/, '') + userPath(options.appName, options.userId);
+    this.root = options.url.replace(/\/+$/, '');
+    this.base = this.root + userPath(options.appName, options.userId);
     this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   }
 
+  /**
+   * The server's limits, asked once per transport. A server that predates
+   * `GET /v1/limits` (404) gets the defaults it was shipped with.
+   */
+  async limits(): Promise<ServerLimits> {
+    if (this.known) return this.known;
+    const response = await this.send('GET', '/v1/limits', undefined, AbortSignal.timeout(this.timeoutMs), this.root);
+    if (response.status === 404) {
+      this.known = { maxBodyBytes: DEFAULT_MAX_BODY_BYTES, maxPushEvents: MAX_PUSH_EVENTS };
+      return this.known;
+    }
+    if (response.status !== 200) throw await this.failure(response);
+    this.known = validate('sync limits answer', limitsSchema, await this.json(response, 'GET', '/v1/limits'));
+    return this.known;
+  }
+
+  /**
+   * Creates the session. A server that does not let this user write `app:`
+   * state gets the creation without those keys: they were this device's own,
+   * and the server's app state replaces them on the next pull.
+   */
   async create(sessionId: string, state: Record<string, unknown>): Promise<'created' | 'exists'> {
-    const { status } = await this.call('POST', '/sessions', { sessionId, state }, [201, 409]);
+    const { status, body } = await this.call('POST', '/sessions', { sessionId, state }, [201, 403, 409]);
+    if (status === 403) {
+      const answer = body as Partial<ErrorAnswer> | undefined;
+      const own = Object.keys(state).filter((k) => !k.startsWith('app:'));
+      if (answer?.error === 'app-state-forbidden' && own.length < Object.keys(state).length) {
+        return this.create(sessionId, Object.fromEntries(own.map((k) => [k, state[k]])));
+      }
+      throw new SyncError(`the sync server answered 403: ${String(answer?.message)}`, 'auth', 403);
+    }
     return status === 201 ? 'created' : 'exists';
   }
 
@@ -79,7 +123,18 @@ export class SyncTransport {
    * cannot connect.
    */
   async stream(onPoke: (cursor: number) => void, signal: AbortSignal): Promise<void> {
-    const response = await this.send('GET', '/stream', undefined, signal);
+    // The stream stays open for as long as it is wanted: the timeout covers only its answer's headers.
+    const linked = new AbortController();
+    const forward = () => linked.abort(signal.reason);
+    if (signal.aborted) forward();
+    signal.addEventListener('abort', forward, { once: true });
+    const timer = setTimeout(() => linked.abort(new DOMException('no answer in time', 'TimeoutError')), this.timeoutMs);
+    let response: Response;
+    try {
+      response = await this.send('GET', '/stream', undefined, linked.signal);
+    } finally {
+      clearTimeout(timer);
+    }
     if (!response.ok || !response.body) throw await this.failure(response);
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
@@ -107,13 +162,23 @@ export class SyncTransport {
     payload: unknown,
     expected: number[],
   ): Promise<{ status: number; body: unknown }> {
-    const response = await this.send(method, path, payload);
+    const response = await this.send(method, path, payload, AbortSignal.timeout(this.timeoutMs));
     if (!expected.includes(response.status)) throw await this.failure(response);
-    const text = await response.text();
-    this.bytes.received += text.length;
-    if (text === '') return { status: response.status, body: undefined };
+    return { status: response.status, body: await this.json(response, method, path) };
+  }
+
+  /** The answer's body parsed; reading it is covered by the request's signal, so a stalled answer fails as `network`. */
+  private async json(response: Response, method: string, path: string): Promise<unknown> {
+    let text: string;
     try {
-      return { status: response.status, body: JSON.parse(text) };
+      text = await response.text();
+    } catch (error) {
+      throw new SyncError(`the sync server's answer to ${method} ${path} broke off: ${String(error)}`, 'network', 0);
+    }
+    this.bytes.received += text.length;
+    if (text === '') return undefined;
+    try {
+      return JSON.parse(text);
     } catch {
       throw new SyncError(
         `the sync server answered ${method} ${path} with something that is not JSON`,
@@ -123,21 +188,31 @@ export class SyncTransport {
     }
   }
 
-  private async send(method: string, path: string, payload: unknown, signal?: AbortSignal): Promise<Response> {
+  private async send(
+    method: string,
+    path: string,
+    payload: unknown,
+    signal: AbortSignal,
+    base = this.base,
+  ): Promise<Response> {
     const body = payload === undefined ? undefined : JSON.stringify(payload);
     if (body) this.bytes.sent += body.length;
     try {
-      return await this.fetch(this.base + path, {
+      return await this.fetch(base + path, {
         method,
         headers: {
           authorization: `Bearer ${this.options.token}`,
           ...(body ? { 'content-type': 'application/json' } : {}),
         },
         ...(body ? { body } : {}),
-        ...(signal ? { signal } : {}),
+        signal,
       });
     } catch (error) {
-      throw new SyncError(`cannot reach the sync server at ${this.options.url}: ${String(error)}`, 'network', 0);
+      const why =
+        error instanceof DOMException && error.name === 'TimeoutError'
+          ? `no answer within ${this.timeoutMs} ms`
+          : String(error);
+      throw new SyncError(`cannot reach the sync server at ${this.options.url}: ${why}`, 'network', 0);
     }
   }
 
@@ -149,6 +224,8 @@ export class SyncTransport {
     } catch {
       // A body that is not ours (a proxy's page): the status says enough.
     }
+    // The cap may have changed since it was read (a restart with another SYNC_MAX_BODY_BYTES): read it again next time.
+    if (response.status === 413) this.known = undefined;
     const kind =
       response.status === 401 || response.status === 403 ? 'auth' : response.status >= 500 ? 'server' : 'refused';
     return new SyncError(message, kind, response.status);

@@ -13,6 +13,15 @@ import type { Event } from '../types.js';
 export const MAX_PUSH_EVENTS = 500;
 /** Most changes one pull answers with; `more` says when there are others. */
 export const MAX_PULL_CHANGES = 1000;
+/** The server's body cap unless it says otherwise (an older server without `GET /v1/limits`). */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** GET /v1/limits: what the server accepts, so a device packs its pushes to fit. */
+export const limitsSchema = z.object({
+  maxBodyBytes: z.number().check(z.int(), z.positive()),
+  maxPushEvents: z.number().check(z.int(), z.positive()),
+});
+export type ServerLimits = z.output<typeof limitsSchema>;
 
 const id = z.string().check(z.minLength(1), z.maxLength(MAX_ID_LENGTH));
 const position = z.number().check(z.int(), z.nonnegative());
@@ -77,7 +86,16 @@ export interface PullAnswer {
 
 /** The body of every 4xx/5xx answer. */
 export interface ErrorAnswer {
-  error: 'unauthorized' | 'forbidden' | 'invalid' | 'too-large' | 'not-found' | 'exists' | 'internal';
+  error:
+    | 'unauthorized'
+    | 'forbidden'
+    | 'app-state-forbidden'
+    | 'invalid'
+    | 'too-large'
+    | 'not-found'
+    | 'exists'
+    | 'too-many-streams'
+    | 'internal';
   message: string;
 }
 

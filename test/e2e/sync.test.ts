@@ -6,7 +6,7 @@
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startServer } from '../sync/server-process.js';
-import { button, createSession, demoTabs, sessionRows } from './helpers.js';
+import { button, chat, createSession, demoTabs, sessionRows } from './helpers.js';
 
 let server: ServerProcess;
 beforeAll(async () => {
@@ -61,6 +61,18 @@ describe('demo sync', () => {
     await expect
       .poll(() => sessionRows(page).allTextContents())
       .toEqual(expect.arrayContaining([expect.stringContaining('from-elsewhere')]));
+  });
+
+  it("names a session the server refuses: the agent's app: state, which this token may not write", async () => {
+    const { page } = await tabs.open();
+    await createSession(page, { app: 'demo-app', user: 'demo-user', id: 'chatty' });
+    // The demo agent counts every message in app:message_count.
+    await chat(page, 'hello there', 2);
+    await connect(page, server.url);
+    await button(page, 'Sync now').click();
+    const refused = page.getByRole('region', { name: 'Sync' }).locator('.sync-refused li');
+    await expect.poll(() => refused.allTextContents()).toEqual([expect.stringMatching(/^chatty: .*app:message_count/)]);
+    await expect.poll(() => indicator(page).textContent()).toMatch(/^Online · [1-9]\d* pending$/);
   });
 
   it('shows offline, the pending count and the error when the server cannot be reached', async () => {

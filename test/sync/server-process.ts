@@ -21,9 +21,11 @@ export const TOKENS = {
   aliceOtherApp: 'alice-other-app-token',
   /** User `model` of any app: random tests take a fresh app per run. */
   model: 'model-token',
+  /** carol of app `chat`, who may write `app:` state. */
+  carol: 'carol-token',
 } as const;
-/** alice and bob of app `chat`; a token for alice of app `notes` only. */
-const SYNC_TOKENS = `${TOKENS.alice}=alice@chat,${TOKENS.bob}=bob@chat,${TOKENS.aliceOtherApp}=alice@notes,${TOKENS.model}=model`;
+/** alice and bob of app `chat`; a token for alice of app `notes` only; carol may write app state. */
+const SYNC_TOKENS = `${TOKENS.alice}=alice@chat,${TOKENS.bob}=bob@chat,${TOKENS.aliceOtherApp}=alice@notes,${TOKENS.model}=model,${TOKENS.carol}=carol@chat+app-state`;
 
 export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'sync-server-'));

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InMemoryArtifactService, LlmAgent, Runner } from '@google/adk';
+import { createEvent, InMemoryArtifactService, LlmAgent, Runner } from '@google/adk';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningSyncServer, startSyncServer } from '../../../server/index.js';
 import { say as reply, ScriptedModel } from '../../adk/scripted-model.js';
@@ -97,5 +97,30 @@ it('a Runner on the server continues the session; pushes meanwhile wait and land
   expect(mine?.events.map((e) => e.id)).toEqual(adk?.events.map((e) => e.id));
   // The agent was given the device's turn as history.
   expect(JSON.stringify(requests)).toContain('hello from the device');
+  await a.close();
+}, 60_000);
+
+it("a server-side write stamped in the same millisecond as the session's head is still picked up", async () => {
+  const a = device(server.url, 't');
+  const key = { appName: 'chat', userId: 'alice', sessionId: 'same-ms' };
+  await a.store.createSession(key);
+  await say(a.store, 'same-ms', 'from the device');
+  expect((await a.sync.syncNow()).lastError).toBeNull();
+  await server.service.runExclusive({ appName: 'chat', userId: 'alice' }, 'same-ms', async () => {
+    const session = await server.service.sessions.getSession(key);
+    const head = session?.events.at(-1)?.timestamp as number;
+    // A Runner's event created in the millisecond the device's last event was stamped with.
+    await server.service.sessions.appendEvent({
+      session: session as NonNullable<typeof session>,
+      event: createEvent({
+        invocationId: 'server-turn',
+        author: 'assistant',
+        timestamp: head,
+        content: { role: 'model', parts: [{ text: 'same millisecond' }] },
+      }),
+    });
+  });
+  expect((await a.sync.syncNow()).lastError).toBeNull();
+  expect(await textsOf(a.store, 'same-ms')).toEqual(['from the device', 'same millisecond']);
   await a.close();
 }, 60_000);

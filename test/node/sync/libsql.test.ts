@@ -4,6 +4,7 @@ import { type ServerProcess, startServer } from '../../sync/server-process.js';
 import { devicesSuite } from '../../sync/suites/devices.js';
 import { faultsSuite } from '../../sync/suites/faults.js';
 import { modelSuite } from '../../sync/suites/model-based.js';
+import { refusalsSuite } from '../../sync/suites/refusals.js';
 import { serverApiSuite } from '../../sync/suites/server-api.js';
 
 // Each test talks to a server process over HTTP; on a loaded 2-core machine that takes seconds.
@@ -22,4 +23,5 @@ describe('sync server on libsql', () => {
   devicesSuite(() => server);
   faultsSuite(() => server);
   modelSuite(() => server);
+  refusalsSuite(() => server);
 });

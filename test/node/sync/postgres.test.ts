@@ -9,6 +9,7 @@ import { type ServerProcess, startServer } from '../../sync/server-process.js';
 import { devicesSuite } from '../../sync/suites/devices.js';
 import { faultsSuite } from '../../sync/suites/faults.js';
 import { modelSuite } from '../../sync/suites/model-based.js';
+import { refusalsSuite } from '../../sync/suites/refusals.js';
 import { serverApiSuite } from '../../sync/suites/server-api.js';
 
 // Each test talks to a server process over HTTP; on a loaded 2-core machine that takes seconds.
@@ -37,5 +38,6 @@ if (!bin) {
     devicesSuite(() => server);
     faultsSuite(() => server);
     modelSuite(() => server);
+    refusalsSuite(() => server);
   });
 }

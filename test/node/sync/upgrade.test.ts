@@ -16,7 +16,7 @@ vi.setConfig({ testTimeout: 60_000 });
 
 let server: ServerProcess;
 beforeAll(async () => {
-  server = await startServer({ SYNC_TOKENS: `${TOKENS.alice}=ada@chat` });
+  server = await startServer({ SYNC_TOKENS: `${TOKENS.alice}=ada@chat+app-state` });
 }, 60_000);
 afterAll(async () => {
   await server?.stop();

@@ -102,6 +102,42 @@ export function serverApiSuite(server: () => ServerProcess): void {
     });
   });
 
+  describe('app state', () => {
+    const appState = async (token: string, user: string) =>
+      ((await call(token, 'GET', path('chat', user, '/changes?after=0'))).body as { appState: Record<string, unknown> })
+        .appState;
+
+    it("a user's token may not write app: state: 403, nothing stored, no other user sees it", async () => {
+      await call(TOKENS.alice, 'POST', path('chat', 'alice', '/sessions'), { sessionId: 'app-w' });
+      const pushed = await call(TOKENS.alice, 'POST', path('chat', 'alice', '/sessions/app-w/events'), {
+        after: 0,
+        events: [event('aw1'), event('aw2', { actions: { stateDelta: { 'app:banner': 'from alice', n: 1 } } })],
+      });
+      expect(pushed).toMatchObject({ status: 403, body: { error: 'app-state-forbidden' } });
+      expect(pushed.body.message).toMatch(/event aw2 writes app:banner/);
+      const created = await call(TOKENS.alice, 'POST', path('chat', 'alice', '/sessions'), {
+        sessionId: 'app-c',
+        state: { topic: 't', 'app:banner': 'from alice' },
+      });
+      expect(created).toMatchObject({ status: 403, body: { error: 'app-state-forbidden' } });
+      const alices = JSON.stringify(await feed(TOKENS.alice, 'chat', 'alice'));
+      expect(alices).not.toContain('aw1');
+      expect(alices).not.toContain('app-c');
+      expect(await appState(TOKENS.bob, 'bob')).not.toHaveProperty('banner');
+    });
+
+    it('a token allowed to write app state does, and every user of the app pulls it', async () => {
+      await call(TOKENS.carol, 'POST', path('chat', 'carol', '/sessions'), { sessionId: 'app-ok' });
+      const pushed = await call(TOKENS.carol, 'POST', path('chat', 'carol', '/sessions/app-ok/events'), {
+        after: 0,
+        events: [event('cw1', { actions: { stateDelta: { 'app:motd': 'from carol' } } })],
+      });
+      expect(pushed.status).toBe(200);
+      expect(await appState(TOKENS.bob, 'bob')).toMatchObject({ motd: 'from carol' });
+      expect(await appState(TOKENS.alice, 'alice')).toMatchObject({ motd: 'from carol' });
+    });
+  });
+
   describe('pushes', () => {
     it('a replayed push answers with the same positions and stores nothing twice', async () => {
       await call(TOKENS.alice, 'POST', path('chat', 'alice', '/sessions'), { sessionId: 'replay' });
