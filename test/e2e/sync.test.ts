@@ -6,7 +6,7 @@
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startServer } from '../sync/server-process.js';
-import { button, createSession, demoTabs, sessionRows } from './helpers.js';
+import { button, createSession, demoTabs, sessionRows, texts } from './helpers.js';
 
 let server: ServerProcess;
 beforeAll(async () => {
@@ -59,7 +59,7 @@ describe('demo sync', () => {
     await button(page, 'Sync now').click();
     await page.goto(`${page.url().split('#')[0]}#app=demo-app`);
     await expect
-      .poll(() => sessionRows(page).allTextContents())
+      .poll(() => texts(sessionRows(page)))
       .toEqual(expect.arrayContaining([expect.stringContaining('from-elsewhere')]));
   });
 
