@@ -123,8 +123,8 @@ const app = defineConfig({
         },
       },
       // The demo's e2e walk once per engine that runs it (scripts/engines): the tests launch the
-      // engine E2E_ENGINE names (test/e2e/helpers.ts). Each project's setup builds dist/demo: a
-      // second e2e engine needs that build shared first, or the two setups race.
+      // engine E2E_ENGINE names (test/e2e/helpers.ts). The projects share one build of dist/demo
+      // and one server (test/e2e/serve-demo.ts).
       ...e2eEngines().map((engine) => ({
         extends: true as const,
         test: {

@@ -11,6 +11,7 @@ import type { Inspector } from './context.js';
 import { confirmDialog } from './dialogs.js';
 import { h, replace, throttle } from './dom.js';
 import { dateTime, formatBytes, formatCount, relativeTime } from './format.js';
+import { loadAdkAgent } from './load-adk-agent.js';
 import { formatHash, type Selection } from './route.js';
 import { statePanel } from './state-panel.js';
 import { renderEvents } from './timeline.js';
@@ -210,7 +211,7 @@ export class SessionView {
     const pending = this.pending;
     if (!session || !pending || this.turnRunning) return;
     await this.busy(async () => {
-      const { runAdkTurn } = await import('./adk-agent.js');
+      const { runAdkTurn } = await loadAdkAgent();
       await runAdkTurn(this.inspector.store, session, { confirm, callId: pending.callId });
     });
   }
@@ -448,7 +449,7 @@ export class SessionView {
     const adk = this.agent.value === 'adk';
     const sent = await this.busy(async () => {
       if (adk) {
-        const { runAdkTurn } = await import('./adk-agent.js');
+        const { runAdkTurn } = await loadAdkAgent();
         await runAdkTurn(this.inspector.store, session, { text });
       } else {
         await runTurn(this.inspector.store, session, text);

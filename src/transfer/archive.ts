@@ -106,7 +106,9 @@ export function exportArchive(store: ArchiveSource, options: ArchiveExportOption
         const room = async (): Promise<void> => {
           while ((controller.desiredSize ?? 0) <= 0) {
             if (failed) throw new Error('the archive stream ended before the export did');
-            await new Promise<void>((resolve) => (wanted = resolve));
+            await new Promise<void>((resolve) => {
+              wanted = resolve;
+            });
           }
         };
         const zip = new Zip((error, chunk, final) => {

@@ -1,21 +1,23 @@
 /**
- * The AI SDK example (examples/ai-sdk-chat), built and served, in Chromium:
+ * The AI SDK example (examples/ai-sdk-chat), built and served, in each e2e engine:
  * `useChat` over the store in a worker, with the SDK's mock model. A chat comes
  * back after a reload, two tabs stay in step, and what is typed offline is kept.
  */
 import type { Page } from 'playwright';
 import { expect, it } from 'vitest';
-import { button, demoTabs } from './helpers.js';
+import { button, demoTabs, texts } from './helpers.js';
 
 const tabs = demoTabs();
 const EXAMPLE = 'ai-sdk-chat/';
 
 function messages(page: Page): Promise<string[]> {
-  return page.getByRole('list', { name: 'Messages' }).getByRole('listitem').allTextContents();
+  return texts(page.getByRole('list', { name: 'Messages' }).getByRole('listitem'));
 }
 
 async function send(page: Page, text: string): Promise<void> {
-  await page.getByRole('textbox', { name: 'Message' }).fill(text);
+  // Typed key by key, as a user does: Playwright's `fill` sets the value from its own script world,
+  // which in Firefox bypasses the value setter React watches, so React never sees the text.
+  await page.getByRole('textbox', { name: 'Message' }).pressSequentially(text);
   await button(page, 'Send').click();
 }
 

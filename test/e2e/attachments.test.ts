@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
-import { button, chat, createSession, demoTabs, events, screenshot, timeline } from './helpers.js';
+import { button, chat, createSession, demoTabs, events, firefoxLacks, screenshot, timeline } from './helpers.js';
 
 const tabs = demoTabs();
 /** Generous: the machine is shared, and each poll waits on IndexedDB and a worker. */
@@ -28,46 +28,49 @@ async function attach(page: Page, files: { name: string; mimeType: string; buffe
 }
 
 describe('attachments in the demo', () => {
-  it('attaches files: an image shows as a thumbnail, a text as a preview, both downloadable and listed', async () => {
-    const { page } = await tabs.open();
-    await createSession(page, { app: 'files', user: 'ada', id: 'trip' });
-    // Remember every progress bar shown, however briefly.
-    await page.evaluate(() => {
-      const seen: string[] = [];
-      Object.assign(window, { __bars: seen });
-      new MutationObserver(() => {
-        for (const bar of document.querySelectorAll('progress')) seen.push(bar.getAttribute('aria-label') ?? '');
-      }).observe(document.body, { childList: true, subtree: true });
-    });
-    await attach(page, [
-      { name: 'dot.png', mimeType: 'image/png', buffer: PNG },
-      { name: 'plan.txt', mimeType: 'text/plain', buffer: Buffer.from('Day 1: Lisbon') },
-    ]);
-    const last = events(page).last();
-    const thumb = last.getByRole('img', { name: 'dot.png' });
-    await thumb.waitFor();
-    expect(await thumb.getAttribute('src')).toMatch(/^blob:/);
-    await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth), SLOW).toBe(1);
-    await expect.poll(() => last.locator('pre').textContent(), SLOW).toBe('Day 1: Lisbon');
-    expect(await last.getByRole('link', { name: 'Download' }).count()).toBe(2);
-    expect(await last.textContent()).toContain('[Uploaded Artifact: "dot.png"]');
-    expect(await page.evaluate(() => (window as unknown as { __bars: string[] }).__bars)).toContain('Attaching');
+  it.skipIf(firefoxLacks.downloads)(
+    'attaches files: an image shows as a thumbnail, a text as a preview, both downloadable and listed',
+    async () => {
+      const { page } = await tabs.open();
+      await createSession(page, { app: 'files', user: 'ada', id: 'trip' });
+      // Remember every progress bar shown, however briefly.
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        Object.assign(window, { __bars: seen });
+        new MutationObserver(() => {
+          for (const bar of document.querySelectorAll('progress')) seen.push(bar.getAttribute('aria-label') ?? '');
+        }).observe(document.body, { childList: true, subtree: true });
+      });
+      await attach(page, [
+        { name: 'dot.png', mimeType: 'image/png', buffer: PNG },
+        { name: 'plan.txt', mimeType: 'text/plain', buffer: Buffer.from('Day 1: Lisbon') },
+      ]);
+      const last = events(page).last();
+      const thumb = last.getByRole('img', { name: 'dot.png' });
+      await thumb.waitFor();
+      expect(await thumb.getAttribute('src')).toMatch(/^blob:/);
+      await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth), SLOW).toBe(1);
+      await expect.poll(() => last.locator('pre').textContent(), SLOW).toBe('Day 1: Lisbon');
+      expect(await last.getByRole('link', { name: 'Download' }).count()).toBe(2);
+      expect(await last.textContent()).toContain('[Uploaded Artifact: "dot.png"]');
+      expect(await page.evaluate(() => (window as unknown as { __bars: string[] }).__bars)).toContain('Attaching');
 
-    const download = page.waitForEvent('download');
-    await last.getByRole('link', { name: 'Download' }).last().click();
-    const file = await download;
-    expect(file.suggestedFilename()).toBe('plan.txt');
+      const download = page.waitForEvent('download');
+      await last.getByRole('link', { name: 'Download' }).last().click();
+      const file = await download;
+      expect(file.suggestedFilename()).toBe('plan.txt');
 
-    await expect.poll(() => artifacts(page).textContent(), SLOW).toContain('dot.png');
-    expect(await artifacts(page).textContent()).toContain('image/png');
-    expect(await artifacts(page).textContent()).toContain('plan.txt');
-    await screenshot(page, 'attachments');
+      await expect.poll(() => artifacts(page).textContent(), SLOW).toContain('dot.png');
+      expect(await artifacts(page).textContent()).toContain('image/png');
+      expect(await artifacts(page).textContent()).toContain('plan.txt');
+      await screenshot(page, 'attachments');
 
-    // Stored: a reload shows them again.
-    await page.reload();
-    await page.locator('html[data-ready="true"]').waitFor();
-    await events(page).last().getByRole('img', { name: 'dot.png' }).waitFor();
-  });
+      // Stored: a reload shows them again.
+      await page.reload();
+      await page.locator('html[data-ready="true"]').waitFor();
+      await events(page).last().getByRole('img', { name: 'dot.png' }).waitFor();
+    },
+  );
 
   it('takes files dropped on the events as attachments, not as an import; "__proto__" is just a name', async () => {
     const { page } = await tabs.open();

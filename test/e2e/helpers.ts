@@ -15,6 +15,17 @@ export const ARTEFACTS = 'test-results/e2e';
 /** The engine this e2e project runs in (`E2E_ENGINE`, set per project in vite.config.ts). */
 export const testedEngine = engine();
 
+/*
+ * What Playwright 1.65's BiDi client cannot do in Firefox ESR 153 yet; the tests that need it are
+ * skipped in Firefox, naming which of these they need (the same tests run in Chromium):
+ * - `downloads`: no `download` event reaches Playwright (`waitForEvent('download')` times out).
+ * - `repeatFileChooser`: a second file chooser on the same page never reports `filechooser`.
+ * - `mediaFeatures`: ESR lacks `emulation.setMediaFeaturesOverride`; the launcher answers it without
+ *   effect (scripts/engines/firefox-bidi.mjs), so `colorScheme` and `reducedMotion` change nothing.
+ */
+const inFirefox = testedEngine.name === 'firefox';
+export const firefoxLacks = { downloads: inFirefox, repeatFileChooser: inFirefox, mediaFeatures: inFirefox };
+
 export function launch(): Promise<Browser> {
   return testedEngine.browserType.launch({ ...testedEngine.launchOptions, headless: true });
 }
@@ -61,13 +72,15 @@ export function demoTabs(): { open(query?: string): Promise<OpenedPage> } {
     await browser?.close();
   });
   afterEach(async () => {
-    for (const tab of tabs) {
-      expect(tab.errors).toEqual([]);
-      expect(tab.dialogs).toEqual([]);
-    }
+    // The profile goes whatever the checks find: a failed test must not leave its data to the next.
+    const opened = tabs;
     tabs = [];
     await context?.close();
     context = undefined;
+    for (const tab of opened) {
+      expect(tab.errors).toEqual([]);
+      expect(tab.dialogs).toEqual([]);
+    }
   });
   return {
     async open(query = '') {
@@ -78,6 +91,29 @@ export function demoTabs(): { open(query?: string): Promise<OpenedPage> } {
       return tab;
     },
   };
+}
+
+/*
+ * Reading many elements at once: Playwright's `allTextContents()` and `evaluateAll()` run the
+ * selector in the page's own JavaScript world, and in Firefox ESR 153 (Playwright's BiDi client)
+ * that main-world query with a role selector, once the page has answered other reads, crashes the
+ * content process (SIGSEGV; reproduced with `getByRole(...).locator('dt').allTextContents()` after
+ * four role and CSS reads; a CSS-only query, `page.evaluate` and `locator.evaluate` do not). These
+ * read each match on its own, through Playwright's utility world, as single-element reads do.
+ */
+
+/** The text of every element `locator` matches, in order. */
+export async function texts(locator: Locator): Promise<string[]> {
+  const out: string[] = [];
+  for (const match of await locator.all()) out.push((await match.textContent()) ?? '');
+  return out;
+}
+
+/** The `name` attribute of every element `locator` matches, in order (null where absent). */
+export async function attributes(locator: Locator, name: string): Promise<(string | null)[]> {
+  const out: (string | null)[] = [];
+  for (const match of await locator.all()) out.push(await match.getAttribute(name));
+  return out;
 }
 
 export function button(scope: Page | Locator, name: string): Locator {
@@ -110,6 +146,29 @@ export async function createSession(
   if (options.id) await sessionTitle(page).filter({ hasText: options.id }).waitFor();
 }
 
+/**
+ * Fills the Generate sample data dialog and starts it. Each number is cleared before it is typed:
+ * in Firefox, Playwright's `fill` on a number input appends to the value there ("100" becomes
+ * "100120"), and the out-of-range value then keeps the form from submitting.
+ */
+export async function generateSampleData(
+  page: Page,
+  counts: { sessions: number; eventsPerSession: number; users: number },
+): Promise<void> {
+  await button(page, 'Generate sample data').click();
+  const dialog = page.getByRole('dialog', { name: 'Generate sample data' });
+  for (const [label, value] of [
+    ['Sessions', counts.sessions],
+    ['Events per session', counts.eventsPerSession],
+    ['Users', counts.users],
+  ] as const) {
+    const field = dialog.getByLabel(label);
+    await field.clear();
+    await field.fill(String(value));
+  }
+  await button(dialog, 'Generate').click();
+}
+
 export function sessionTitle(page: Page): Locator {
   return page.getByRole('region', { name: 'Session', exact: true }).getByRole('heading', { level: 2 });
 }
@@ -137,7 +196,7 @@ export async function stateRows(page: Page, scope: 'App' | 'User' | 'Session'): 
   const out: Record<string, string[]> = {};
   for (const row of await rows.all()) {
     const key = (await row.locator('th').textContent()) ?? '';
-    const cells = await row.locator('td').allTextContents();
+    const cells = await texts(row.locator('td'));
     out[key] = cells;
   }
   return out;

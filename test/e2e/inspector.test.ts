@@ -6,15 +6,19 @@
 import { describe, expect, it } from 'vitest';
 import { formatBytes } from '../../src/demo/format.js';
 import {
+  attributes,
   button,
   chat,
   createSession,
   demoTabs,
   events,
+  generateSampleData,
   type OpenedPage,
   sessionRows,
   sessionTitle,
   stateRows,
+  testedEngine,
+  texts,
 } from './helpers.js';
 
 const tabs = demoTabs();
@@ -37,10 +41,15 @@ describe('demo inspector', () => {
 
     // Storage: usage, quota and persistence from the Storage API, and a way to ask for persistence.
     const storage = page.getByRole('region', { name: 'Storage' });
-    const facts = await storage.locator('dt').allTextContents();
+    const facts = await texts(storage.locator('dt'));
     expect(facts).toEqual(expect.arrayContaining(['Used', 'Quota', 'Persistent']));
     const estimate = await page.evaluate(() => navigator.storage.estimate());
     expect(await storage.textContent()).toContain(formatBytes(estimate.quota ?? 0));
+    // Firefox asks the user (a prompt headless Firefox leaves open); this is the user allowing it.
+    // Chromium decides alone, and Playwright's Chromium knows no such permission.
+    if (testedEngine.name === 'firefox') {
+      await page.context().grantPermissions(['persistent-storage'], { origin: new URL(page.url()).origin });
+    }
     await button(storage, 'Request persistent storage').click();
     await expect.poll(() => storage.textContent()).toMatch(/Granted|Declined/);
   });
@@ -59,23 +68,19 @@ describe('demo inspector', () => {
     await chat(page, 'add 2 and 3', 4); // user, function call, function response, reply
     await chat(page, 'hello there', 2);
 
-    const texts = await events(page).allTextContents();
-    expect(texts[0]).toContain('my name is Ada');
-    expect(texts[1]).toContain('Nice to meet you, Ada');
+    const shown = await texts(events(page));
+    expect(shown[0]).toContain('my name is Ada');
+    expect(shown[1]).toContain('Nice to meet you, Ada');
     // The tool call and its response are shown as a call with arguments and a result.
     const call = events(page).nth(3).locator('.part-call');
     expect(await call.textContent()).toMatch(/call\s*add\s*\(\{"a": 2, "b": 3\}\)/);
     const response = events(page).nth(4).locator('.part-response');
     expect(await response.textContent()).toMatch(/result\s*add.*\{"result": 5\}/);
-    expect(texts[5]).toContain('2 + 3 = 5');
-    expect(texts[7]).toContain('Hello, Ada! You said "hello there"');
+    expect(shown[5]).toContain('2 + 3 = 5');
+    expect(shown[7]).toContain('Hello, Ada! You said "hello there"');
 
     // Each event's state delta is shown as chips naming the scope each key went to.
-    const chips = await events(page)
-      .nth(1)
-      .getByRole('list', { name: 'State changes' })
-      .locator('li')
-      .allTextContents();
+    const chips = await texts(events(page).nth(1).getByRole('list', { name: 'State changes' }).locator('li'));
     expect(chips).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^app\s*message_count\s*=\s*1$/),
@@ -84,7 +89,7 @@ describe('demo inspector', () => {
       ]),
     );
     // temp: keys were used within the turn and never stored: no chip, no state.
-    expect((await events(page).allTextContents()).join('\n')).not.toMatch(/temp\s*message/);
+    expect((await texts(events(page))).join('\n')).not.toMatch(/temp\s*message/);
 
     const app = await stateRows(page, 'App');
     const user = await stateRows(page, 'User');
@@ -135,7 +140,7 @@ describe('demo inspector', () => {
     await expect
       .poll(() => page.getByRole('region', { name: 'Session', exact: true }).textContent())
       .toContain('No session selected');
-    await expect.poll(() => sessionRows(page).allTextContents()).toEqual([expect.stringContaining('keep-me')]);
+    await expect.poll(() => texts(sessionRows(page))).toEqual([expect.stringContaining('keep-me')]);
     expect(await page.getByRole('status').textContent()).toContain('Deleted session delete-me');
 
     // The deleted session's user state stays with the user.
@@ -190,7 +195,7 @@ describe('demo inspector', () => {
     await page.getByRole('link', { name: /^All users/ }).click();
     await expect.poll(() => sessionRows(page).count()).toBe(3);
     const filter = page.getByRole('searchbox', { name: 'Filter sessions' });
-    const ids = async () => (await sessionRows(page).locator('.row-id').allTextContents()).sort();
+    const ids = async () => (await texts(sessionRows(page).locator('.row-id'))).sort();
     await filter.fill('amm');
     await expect.poll(ids).toEqual(['gamma']);
     await filter.fill('billing');
@@ -209,12 +214,7 @@ describe('demo inspector', () => {
 
   it('generates sample data with a progress bar and pages through it', async () => {
     const { page } = await fresh();
-    await button(page, 'Generate sample data').click();
-    const dialog = page.getByRole('dialog', { name: 'Generate sample data' });
-    await dialog.getByLabel('Sessions').fill('120');
-    await dialog.getByLabel('Events per session').fill('6');
-    await dialog.getByLabel('Users').fill('3');
-    await button(dialog, 'Generate').click();
+    await generateSampleData(page, { sessions: 120, eventsPerSession: 6, users: 3 });
     // The progress bar is visible while it runs, and gone when done.
     await page.getByRole('progressbar', { name: 'Generate sample data progress' }).waitFor();
     await expect
@@ -228,9 +228,7 @@ describe('demo inspector', () => {
     const pager = page.locator('.pager-range');
     expect(await pager.textContent()).toBe('1–50 of 120');
     // Newest first: each row's time is not older than the next one's.
-    const times = await sessionRows(page)
-      .locator('time')
-      .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-ms'))));
+    const times = (await attributes(sessionRows(page).locator('time'), 'data-ms')).map(Number);
     expect(times).toEqual([...times].sort((a, b) => b - a));
     await button(page, 'Next page').click();
     await expect.poll(() => pager.textContent()).toBe('51–100 of 120');

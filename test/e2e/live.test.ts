@@ -5,7 +5,17 @@
  */
 import type { Page } from 'playwright';
 import { expect, it } from 'vitest';
-import { button, chat, createSession, demoTabs, events, sessionRows, sessionTitle, stateRows } from './helpers.js';
+import {
+  button,
+  chat,
+  createSession,
+  demoTabs,
+  events,
+  sessionRows,
+  sessionTitle,
+  stateRows,
+  texts,
+} from './helpers.js';
 
 const tabs = demoTabs();
 
@@ -24,7 +34,7 @@ it('a write in one tab appears live in the other, both ways', async () => {
   await createSession(a.page, { app: 'live-app', user: 'ada', id: 'shared-chat' });
   await expect.poll(() => b.page.getByRole('list', { name: 'Apps' }).textContent()).toContain('live-app');
   await b.page.getByRole('link', { name: /^live-app/ }).click();
-  await expect.poll(() => sessionRows(b.page).allTextContents()).toEqual([expect.stringContaining('shared-chat')]);
+  await expect.poll(() => texts(sessionRows(b.page))).toEqual([expect.stringContaining('shared-chat')]);
 
   // B opens the session; A chats; B's timeline and state follow.
   await sessionRows(b.page).first().click();

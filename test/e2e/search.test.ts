@@ -4,7 +4,16 @@
  * and a hit opens its session at the event.
  */
 import { describe, expect, it } from 'vitest';
-import { button, chat, createSession, demoTabs, screenshot, sessionTitle } from './helpers.js';
+import {
+  button,
+  chat,
+  createSession,
+  demoTabs,
+  generateSampleData,
+  screenshot,
+  sessionTitle,
+  texts,
+} from './helpers.js';
 
 const tabs = demoTabs();
 
@@ -21,14 +30,14 @@ describe('searching conversations in the demo', () => {
     const results = page.getByRole('list', { name: 'Search results' });
     const hit = results.getByRole('button').first();
     await expect.poll(() => hit.textContent(), { timeout: 10_000 }).toContain('東京のホテルを予約したいです');
-    expect(await hit.locator('mark').allTextContents()).toEqual(['ホテル']);
+    expect(await texts(hit.locator('mark'))).toEqual(['ホテル']);
     expect(await hit.textContent()).toContain('tokyo');
     await screenshot(page, 'search-japanese');
 
     // Accents fold, and what the store holds stays text: the tags are shown, not made.
     await box.fill('cafe louvre');
     await expect.poll(() => hit.textContent(), { timeout: 10_000 }).toContain('Book the café near the <b>Louvre</b>');
-    expect(await hit.locator('mark').allTextContents()).toEqual(['café', 'Louvre']);
+    expect(await texts(hit.locator('mark'))).toEqual(['café', 'Louvre']);
     expect(await hit.locator('b').count()).toBe(0);
 
     await box.fill('ホテル');
@@ -41,12 +50,7 @@ describe('searching conversations in the demo', () => {
 
   it('finds the Chinese and Japanese conversations the sample data generator writes', async () => {
     const { page } = await tabs.open();
-    await button(page, 'Generate sample data').click();
-    const dialog = page.getByRole('dialog', { name: 'Generate sample data' });
-    await dialog.getByLabel('Sessions').fill('40');
-    await dialog.getByLabel('Events per session').fill('4');
-    await dialog.getByLabel('Users').fill('1');
-    await button(dialog, 'Generate').click();
+    await generateSampleData(page, { sessions: 40, eventsPerSession: 4, users: 1 });
     await expect
       .poll(() => page.getByRole('status').textContent(), { timeout: 30_000 })
       .toMatch(/Generated 40 sessions/);

@@ -6,7 +6,7 @@
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startServer } from '../sync/server-process.js';
-import { button, chat, createSession, demoTabs, sessionRows } from './helpers.js';
+import { button, chat, createSession, demoTabs, sessionRows, texts } from './helpers.js';
 
 let server: ServerProcess;
 beforeAll(async () => {
@@ -59,7 +59,7 @@ describe('demo sync', () => {
     await button(page, 'Sync now').click();
     await page.goto(`${page.url().split('#')[0]}#app=demo-app`);
     await expect
-      .poll(() => sessionRows(page).allTextContents())
+      .poll(() => texts(sessionRows(page)))
       .toEqual(expect.arrayContaining([expect.stringContaining('from-elsewhere')]));
   });
 
@@ -71,7 +71,7 @@ describe('demo sync', () => {
     await connect(page, server.url);
     await button(page, 'Sync now').click();
     const refused = page.getByRole('region', { name: 'Sync' }).locator('.sync-refused li');
-    await expect.poll(() => refused.allTextContents()).toEqual([expect.stringMatching(/^chatty: .*app:message_count/)]);
+    await expect.poll(() => texts(refused)).toEqual([expect.stringMatching(/^chatty: .*app:message_count/)]);
     await expect.poll(() => indicator(page).textContent()).toMatch(/^Online · [1-9]\d* pending$/);
   });
 

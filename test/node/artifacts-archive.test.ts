@@ -130,7 +130,10 @@ describe('export and import with artifacts', () => {
         await store.artifacts.saveArtifactBlob({ ...ada, filename: `f${i}`, blob: new Blob([bytes]) });
       }
       const read = { bytes: 0 };
-      return { store, read, onProgress: (p: { bytes: number }) => (read.bytes = p.bytes) };
+      const onProgress = (p: { bytes: number }): void => {
+        read.bytes = p.bytes;
+      };
+      return { store, read, onProgress };
     }
     const idle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
