@@ -102,17 +102,23 @@ export function demoTabs(): { open(query?: string): Promise<OpenedPage> } {
  * read each match on its own, through Playwright's utility world, as single-element reads do.
  */
 
+/**
+ * A match the list lost while it was read (it re-rendered between `all()` and the read) fails the
+ * read at once instead of waiting for the element: callers poll, and the next poll reads afresh.
+ */
+const READ_ONE = { timeout: 1_000 };
+
 /** The text of every element `locator` matches, in order. */
 export async function texts(locator: Locator): Promise<string[]> {
   const out: string[] = [];
-  for (const match of await locator.all()) out.push((await match.textContent()) ?? '');
+  for (const match of await locator.all()) out.push((await match.textContent(READ_ONE)) ?? '');
   return out;
 }
 
 /** The `name` attribute of every element `locator` matches, in order (null where absent). */
 export async function attributes(locator: Locator, name: string): Promise<(string | null)[]> {
   const out: (string | null)[] = [];
-  for (const match of await locator.all()) out.push(await match.getAttribute(name));
+  for (const match of await locator.all()) out.push(await match.getAttribute(name, READ_ONE));
   return out;
 }
 
