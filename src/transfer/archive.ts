@@ -114,8 +114,8 @@ export function exportArchive(store: ArchiveSource, options: ArchiveExportOption
         const zip = new Zip((error, chunk, final) => {
           if (failed) return;
           if (error) {
-            failed = true;
-            controller.error(error);
+            // Called back after construction, so `fail` is defined by then; it also wakes a waiting read.
+            fail(error);
             return;
           }
           controller.enqueue(chunk);
