@@ -144,27 +144,23 @@ export class SessionFront implements SessionService, SessionCatalog {
    * handed back unstored, as `appendEvent` does.
    */
   appendEvents(request: AppendEventsRequest): Promise<Event[]> {
-    let forms: (Event | undefined)[];
+    let appends: { one: AppendEventRequest; stored: Event | undefined }[];
     try {
       const { session, events, durability } = request;
       if (!Array.isArray(events)) throw new InvalidInputError('appendEvents: events: must be an array');
       if (events.length > MAX_BATCH_EVENTS) {
         throw new InvalidInputError(`appendEvents: events: must hold at most ${MAX_BATCH_EVENTS} events`);
       }
-      forms = events.map((event) =>
-        partialEvent({ session, event })
-          ? undefined
-          : storedForm({ session, event, ...(durability ? { durability } : {}) }),
-      );
+      appends = events.map((event) => {
+        const one: AppendEventRequest = { session, event, ...(durability ? { durability } : {}) };
+        return { one, stored: partialEvent(one) ? undefined : storedForm(one) };
+      });
     } catch (error) {
       return Promise.reject(error);
     }
     const together = {};
     return Promise.all(
-      request.events.map((event, i) => {
-        const stored = forms[i];
-        return stored ? this.enqueue({ ...request, event }, stored, together) : Promise.resolve(event);
-      }),
+      appends.map(({ one, stored }) => (stored ? this.enqueue(one, stored, together) : Promise.resolve(one.event))),
     );
   }
 
