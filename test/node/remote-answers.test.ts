@@ -32,35 +32,34 @@ function clientOf(host: HostApi) {
   return { client, posted };
 }
 
-/** This version's host over a fresh store, as a host from before `methods` and `appendMany` would be. */
-function olderHost(): HostApi {
-  const engine = new StoreEngine({ indexedDB: new IDBFactory(), dbName: 'older' });
+/**
+ * This version's host over a fresh store, edited: `without` calls removed, and
+ * its hello's list of calls given by `listed` (no list at all for `undefined`).
+ */
+function editedHost(without: (keyof HostApi)[], listed: (methods: string[]) => string[] | undefined): HostApi {
+  const engine = new StoreEngine({ indexedDB: new IDBFactory(), dbName: 'edited' });
   open.push(engine);
   const host: Partial<HostApi> = { ...createHost(() => engine) };
+  for (const method of without) delete host[method];
   const hello = host.hello as HostApi['hello'];
-  delete host.appendMany;
-  delete host.searchEvents;
   host.hello = async (request) => {
     const answer = await hello(request);
-    if (answer.ok) delete answer.value.methods;
+    if (answer.ok) {
+      const methods = listed(answer.value.methods ?? []);
+      if (methods) answer.value.methods = methods;
+      else delete answer.value.methods;
+    }
     return answer;
   };
   return host as HostApi;
 }
 
-/** This version's host over a fresh store, saying in its hello that it serves only the calls `serves` keeps. */
-function hostServing(serves: (method: string) => boolean): HostApi {
-  const engine = new StoreEngine({ indexedDB: new IDBFactory(), dbName: 'listed' });
-  open.push(engine);
-  const host = { ...createHost(() => engine) };
-  const hello = host.hello;
-  host.hello = async (request) => {
-    const answer = await hello(request);
-    if (answer.ok) answer.value.methods = answer.value.methods?.filter(serves);
-    return answer;
-  };
-  return host;
-}
+/** A host from before `methods` and `appendMany` (and search). */
+const olderHost = (): HostApi => editedHost(['appendMany', 'searchEvents'], () => undefined);
+
+/** This version's host, saying in its hello that it serves only the calls `serves` keeps. */
+const hostServing = (serves: (method: string) => boolean): HostApi =>
+  editedHost([], (methods) => methods.filter(serves));
 
 /** A bare session object, as a page may hold one from elsewhere (no revision known). */
 const sessionNamed = (id: string): Session => ({
