@@ -20,7 +20,18 @@ import { runArtifactBench } from './artifacts/run.js';
 import { renderChart } from './chart.js';
 import type { ContenderId } from './contender.js';
 import { parseArgs, selection } from './options.js';
-import { CONTENDER_LABELS, CONTENDERS, FIGURES, FULL, QUICK, runsIn, type Sizes, WORKLOADS } from './plan.js';
+import {
+  CONTENDER_LABELS,
+  CONTENDERS,
+  FIGURES,
+  FULL,
+  QUICK,
+  runsIn,
+  type Sizes,
+  SLOW,
+  WORKLOADS,
+  warmupSizes,
+} from './plan.js';
 import {
   computeRatioSummaries,
   computeRatios,
@@ -68,6 +79,16 @@ async function openBenchPage(page: Page, url: string): Promise<void> {
 }
 
 /** Rotates the contender order per repetition, so no contender always runs first or last. */
+/** "Dexie's in the first 1 repetition, tx/event's in the first 2" for the report's header. */
+function slowPairs(sizes: Sizes): string {
+  return Object.entries(SLOW)
+    .map(
+      ([c, slow]) =>
+        `${CONTENDER_LABELS[c as ContenderId]}: the first ${Math.min(slow.repetitions, sizes.repetitions)}`,
+    )
+    .join(', ');
+}
+
 const rotate = <T>(list: readonly T[], by: number): T[] => list.map((_, i) => list[(i + by) % list.length] as T);
 
 function record(measured: Measured, workload: keyof Measured, contender: ContenderId, metrics: Record<string, number>) {
@@ -143,7 +164,7 @@ async function main(): Promise<void> {
             page.evaluate(([w, c, s, r]) => window.bench.measure(w, c, s, r), [
               workload.id,
               contender,
-              sizes,
+              rep < warmups ? warmupSizes(sizes) : sizes,
               rep,
             ] as const),
           );
@@ -204,7 +225,7 @@ async function main(): Promise<void> {
     loadAverageAfter: os.loadavg(),
   };
   const text = [
-    `idb-adk-sessions benchmark (${options.quick ? 'QUICK smoke run: sizes are tiny, figures mean nothing' : 'full'}), ${sizes.repetitions} repetition(s)${sizes.warmup ? ' after a warm-up' : ''} (Dexie's and tx/event's 10,000-write workloads: the first ${Math.min(sizes.slowRepetitions, sizes.repetitions)})`,
+    `idb-adk-sessions benchmark (${options.quick ? 'QUICK smoke run: sizes are tiny, figures mean nothing' : 'full'}), ${sizes.repetitions} repetition(s)${sizes.warmup ? ' after a warm-up' : ''} (10,000-write workloads of ${slowPairs(sizes)})`,
     `${machine.cpus} CPUs, load ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${machine.loadAverageAfter.map((l) => l.toFixed(2)).join(' ')} after; ${engine.name} ${String((browser as { version?: string })?.version)}, on-disk profile`,
     '',
     formatTable(figures, sizes),
