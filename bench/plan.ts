@@ -8,6 +8,12 @@ import type { ContenderId } from './contender.js';
 export interface Sizes {
   /** Repetitions measured after the warm-up. */
   repetitions: number;
+  /**
+   * Repetitions of the short workloads (`SHORT`, under a second each): more
+   * than `repetitions`, the extra ones running those alone, because their
+   * medians move most with the load from elsewhere.
+   */
+  shortRepetitions: number;
   warmup: boolean;
   concurrentSessions: number;
   concurrentEvents: number;
@@ -33,6 +39,7 @@ export interface Sizes {
 
 export const FULL: Sizes = {
   repetitions: 5,
+  shortRepetitions: 15,
   warmup: true,
   concurrentSessions: 100,
   concurrentEvents: 100,
@@ -57,6 +64,7 @@ export const FULL: Sizes = {
 /** A smoke run: every path once, tiny sizes, no warm-up. Its figures mean nothing. */
 export const QUICK: Sizes = {
   repetitions: 1,
+  shortRepetitions: 1,
   warmup: false,
   concurrentSessions: 4,
   concurrentEvents: 5,
@@ -139,6 +147,19 @@ export const SLOW: Partial<Record<ContenderId, { workloads: readonly WorkloadId[
   'raw-tx-per-event': { workloads: WRITES_10K, repetitions: 2 },
 };
 
+/** Workloads of under a second per contender: measured `shortRepetitions` times. */
+export const SHORT: readonly WorkloadId[] = [
+  'pointRead',
+  'recentWindow1k',
+  'recentWindow100k',
+  'listing1k',
+  'listing10k',
+];
+
+/** Repetitions in a run of `sizes`, warm-ups included. */
+export const repetitionsOf = (sizes: Sizes, warmups: number): number =>
+  warmups + Math.max(sizes.repetitions, sizes.shortRepetitions);
+
 /** Whether `contender` runs `workload` in repetition `rep` (counted from 0, warm-ups first). */
 export function runsIn(
   workload: WorkloadId,
@@ -147,6 +168,9 @@ export function runsIn(
   warmups: number,
   sizes: Sizes,
 ): boolean {
+  if (rep >= warmups + sizes.repetitions) {
+    return SHORT.includes(workload) && rep < warmups + sizes.shortRepetitions;
+  }
   const slow = SLOW[contender];
   if (!slow?.workloads.includes(workload)) return true;
   return rep >= warmups && rep < warmups + Math.min(slow.repetitions, sizes.repetitions);

@@ -26,6 +26,7 @@ import {
   FIGURES,
   FULL,
   QUICK,
+  repetitionsOf,
   runsIn,
   type Sizes,
   SLOW,
@@ -101,7 +102,14 @@ function record(measured: Measured, workload: keyof Measured, contender: Contend
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
-  const sizes: Sizes = options.quick ? QUICK : { ...FULL, repetitions: options.reps ?? FULL.repetitions };
+  const sizes: Sizes = options.quick
+    ? QUICK
+    : {
+        ...FULL,
+        repetitions: options.reps ?? FULL.repetitions,
+        // `--reps N` asks for N of everything, and as many more of the short workloads as a full run adds.
+        shortRepetitions: (options.reps ?? FULL.repetitions) * (FULL.shortRepetitions / FULL.repetitions),
+      };
   const { chosen, taking, needsFixtures, targeted } = selection(options);
   const outDir =
     options.out ??
@@ -152,8 +160,10 @@ async function main(): Promise<void> {
 
     const warmups = sizes.warmup ? 1 : 0;
     const runs = warmups + sizes.repetitions;
-    for (let rep = 0; rep < runs; rep++) {
-      log(`repetition ${rep + 1}/${runs}${rep < warmups ? ' (warm-up)' : ''}`);
+    for (let rep = 0; rep < repetitionsOf(sizes, warmups); rep++) {
+      log(
+        `repetition ${rep + 1}/${repetitionsOf(sizes, warmups)}${rep < warmups ? ' (warm-up)' : rep >= runs ? ' (short workloads)' : ''}`,
+      );
       for (const workload of WORKLOADS) {
         if (workload.id === 'coldStart' || !chosen(workload.id)) continue;
         for (const contender of rotate(taking(workload.contenders), rep)) {
@@ -225,7 +235,7 @@ async function main(): Promise<void> {
     loadAverageAfter: os.loadavg(),
   };
   const text = [
-    `idb-adk-sessions benchmark (${options.quick ? 'QUICK smoke run: sizes are tiny, figures mean nothing' : 'full'}), ${sizes.repetitions} repetition(s)${sizes.warmup ? ' after a warm-up' : ''} (10,000-write workloads of ${slowPairs(sizes)})`,
+    `idb-adk-sessions benchmark (${options.quick ? 'QUICK smoke run: sizes are tiny, figures mean nothing' : 'full'}), ${sizes.repetitions} repetition(s)${sizes.warmup ? ' after a warm-up' : ''} (${sizes.shortRepetitions} of the short reads; 10,000-write workloads of ${slowPairs(sizes)})`,
     `${machine.cpus} CPUs, load ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${machine.loadAverageAfter.map((l) => l.toFixed(2)).join(' ')} after; ${engine.name} ${String((browser as { version?: string })?.version)}, on-disk profile`,
     '',
     formatTable(figures, sizes),

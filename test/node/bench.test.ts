@@ -8,7 +8,7 @@ import { decadeLabel, renderChart } from '../../bench/chart.js';
 import type { ContenderId } from '../../bench/contender.js';
 import { makeEvent, makeEvents, stateAfter } from '../../bench/events.js';
 import { parseArgs, selection } from '../../bench/options.js';
-import { FIGURES, FULL, runsIn, type WorkloadId, warmupSizes } from '../../bench/plan.js';
+import { FIGURES, FULL, repetitionsOf, runsIn, type WorkloadId, warmupSizes } from '../../bench/plan.js';
 import {
   computeRatioSummaries,
   computeRatios,
@@ -129,13 +129,18 @@ describe('ratios', () => {
     expect(computeRatios(unpaired).fullReadVsGetAll).toBe(1.5);
   });
 
-  it('runs the slow pairs in their first repetitions after the warm-up only, everything else in every repetition', () => {
+  it('runs the slow pairs in their first repetitions after the warm-up only, the short reads in extra ones, the rest in every repetition', () => {
     const runs = (workload: WorkloadId, contender: ContenderId) =>
       [0, 1, 2, 3, 4, 5].filter((rep) => runsIn(workload, contender, rep, 1, FULL));
     expect(runs('concurrentAwaited', 'dexie')).toEqual([1]);
     expect(runs('concurrentCreate', 'raw-tx-per-event')).toEqual([1, 2]);
     expect(runs('concurrentAwaited', 'store-worker')).toEqual([0, 1, 2, 3, 4, 5]);
     expect(runs('sequentialAppend', 'dexie')).toEqual([0, 1, 2, 3, 4, 5]);
+    // The short reads go on alone after the others' last repetition.
+    const all = Array.from({ length: repetitionsOf(FULL, 1) }, (_, rep) => rep);
+    expect(all.filter((rep) => runsIn('pointRead', 'dexie', rep, 1, FULL))).toEqual(all);
+    expect(all.filter((rep) => runsIn('concurrentAwaited', 'store-worker', rep, 1, FULL))).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(all.length).toBe(1 + FULL.shortRepetitions);
     // A quick run (one repetition, no warm-up) still measures each slow pair once.
     expect([0].filter((rep) => runsIn('concurrentAppend', 'dexie', rep, 0, { ...FULL, repetitions: 1 }))).toEqual([0]);
   });
