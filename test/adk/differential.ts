@@ -129,7 +129,9 @@ export function describeRunnerDifferential(
       reference = await play(adkInMemory());
       for (const sut of stores()) played.push(await play(sut));
       if (options.database) database = await play(options.database());
-    });
+      // The whole script once per service (three or four of them): about 3 s on a quiet machine, and
+      // past the 10 s default when the 2-core CI machine is busy with the browser projects.
+    }, 60_000);
     afterAll(() => {
       vi.useRealTimers();
       setLogLevel(LogLevel.INFO);
