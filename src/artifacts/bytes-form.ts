@@ -30,7 +30,9 @@ export class BytesForm {
    * Runs a write in the current form; if it held a Blob and was refused,
    * switches to ArrayBuffers for good and runs it once more. `attempt` must
    * settle only once its transaction has committed or wholly aborted, so the
-   * retry never meets a half-written first try.
+   * retry never meets a half-written first try. WebKit aborts such a
+   * transaction whole, what it wrote before included, unless other writes of
+   * it were still pending when the Blob was refused (see `probe`).
    */
   async write<T>(holdsBytes: boolean, attempt: (asBlobs: boolean) => Promise<T>): Promise<T> {
     const asBlobs = holdsBytes && this.asBlobs;
@@ -46,11 +48,11 @@ export class BytesForm {
   }
 
   /**
-   * Finds out whether Blobs are taken before a write that must not meet a
-   * refusal: WebKit never finishes (commits or aborts) a transaction that wrote
-   * anything before a refused Blob, so its stores stay locked for good, and an
-   * import writes sessions before artifacts. `tryBlob` stores a small Blob in
-   * a transaction of its own that it aborts, and settles once that is aborted.
+   * Finds out whether Blobs are taken before a write that would meet a refusal
+   * behind writes of its own still pending: WebKit never finishes such a
+   * transaction (it neither commits nor aborts) and its stores stay locked.
+   * An import issues many writes at once. `tryBlob` stores a small Blob in a
+   * transaction of its own that it aborts, and settles once that is over.
    */
   async probe(tryBlob: () => Promise<void>): Promise<void> {
     if (!this.asBlobs || this.blobsTaken) return;

@@ -15,11 +15,12 @@ export interface RefusingFactory {
   /** How many writes of a Blob were refused so far. */
   refused(): number;
   /**
-   * How many of those came after another write in their transaction. WebKit
-   * never finishes such a transaction (it neither commits nor aborts, and its
-   * stores stay locked), so a store must never get there.
+   * How many of those were refused while another write of their transaction
+   * was still pending. WebKit never finishes such a transaction (it neither
+   * commits nor aborts, and its stores stay locked), so a store must never get
+   * there (seen in WebKitGTK 2.50).
    */
-  refusedAfterWrites(): number;
+  refusedBehindPendingWrites(): number;
 }
 
 const MESSAGE = 'Error preparing Blob/File data to be stored in object store';
@@ -37,27 +38,29 @@ interface QueueingTransaction {
 
 export function refusingBlobs(factory: IDBFactory = new IDBFactory()): RefusingFactory {
   let refused = 0;
-  let refusedAfterWrites = 0;
+  let refusedBehindPendingWrites = 0;
   const patched = new WeakSet<object>();
-  const wrote = new WeakSet<IDBTransaction>();
+  const pending = new WeakMap<IDBTransaction, number>();
+  const pendingIn = (tx: IDBTransaction): number => pending.get(tx) ?? 0;
+  const track = (tx: IDBTransaction, request: IDBRequest): IDBRequest => {
+    pending.set(tx, pendingIn(tx) + 1);
+    const settled = () => pending.set(tx, pendingIn(tx) - 1);
+    request.addEventListener('success', settled);
+    request.addEventListener('error', settled);
+    return request;
+  };
 
   const patchStore = (store: IDBObjectStore): IDBObjectStore => {
     if (patched.has(store)) return store;
     patched.add(store);
     const remove = store.delete.bind(store);
-    store.delete = (query) => {
-      wrote.add(store.transaction);
-      return remove(query);
-    };
+    store.delete = (query) => track(store.transaction, remove(query));
     for (const method of ['put', 'add'] as const) {
       const original = store[method].bind(store);
       store[method] = (value: unknown, key?: IDBValidKey) => {
-        if (!result.refusing || !holdsBlob(value)) {
-          wrote.add(store.transaction);
-          return original(value, key);
-        }
+        if (!result.refusing || !holdsBlob(value)) return track(store.transaction, original(value, key));
         refused++;
-        if (wrote.has(store.transaction)) refusedAfterWrites++;
+        if (pendingIn(store.transaction) > 0) refusedBehindPendingWrites++;
         return (store.transaction as unknown as QueueingTransaction)._execRequestAsync({
           source: store,
           operation: () => {
@@ -90,7 +93,7 @@ export function refusingBlobs(factory: IDBFactory = new IDBFactory()): RefusingF
     indexedDB: factory,
     refusing: true,
     refused: () => refused,
-    refusedAfterWrites: () => refusedAfterWrites,
+    refusedBehindPendingWrites: () => refusedBehindPendingWrites,
   };
   return result;
 }
