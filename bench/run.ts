@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright';
 import { build, preview } from 'vite';
-import { engine as playwrightEngine } from '../scripts/engines/index.js';
+import { engines } from '../scripts/engines/index.js';
 import { runArtifactBench } from './artifacts/run.js';
 import { renderChart } from './chart.js';
 import type { ContenderId } from './contender.js';
@@ -99,7 +99,7 @@ async function main(): Promise<void> {
   const url = server.resolvedUrls?.local[0];
   if (!url) throw new Error('vite preview has no local URL');
   const profile = await mkdtemp(path.join(os.tmpdir(), 'idb-adk-bench-profile-'));
-  const engine = playwrightEngine(options.browser);
+  const engine = engines[options.browser];
   const context = await engine.browserType.launchPersistentContext(profile, {
     ...engine.launchOptions,
     headless: true,
