@@ -1,6 +1,7 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { e2eEngines, testedEngines } from './scripts/engines/index.js';
+import { webkitgtk } from './scripts/engines/webkit.js';
 import { freshWorkerDir } from './scripts/vite/fresh-worker-dir.js';
 import { relativeWorkerUrls } from './scripts/vite/relative-worker-urls.js';
 import { adkBrowser } from './src/vite/index.js';
@@ -117,7 +118,8 @@ const app = defineConfig({
             // One instance per engine (scripts/engines): every browser test file runs in each.
             instances: testedEngines().map((engine) => ({
               browser: engine.name,
-              provider: playwright({ launchOptions: engine.launchOptions }),
+              provider:
+                engine.driver === 'playwright' ? playwright({ launchOptions: engine.launchOptions }) : webkitgtk(),
             })),
           },
         },

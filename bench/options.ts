@@ -1,5 +1,5 @@
 /** The bench driver's command line, and what a run takes part in. Pure, so it is unit-tested. */
-import { ENGINE_NAMES, type EngineName } from '../scripts/engines/names.js';
+import { PLAYWRIGHT_ENGINE_NAMES, type PlaywrightEngineName } from '../scripts/engines/names.js';
 import type { ContenderId } from './contender.js';
 import { CONTENDERS, WORKLOADS, type WorkloadId } from './plan.js';
 
@@ -9,8 +9,8 @@ export interface Options {
   out: string | undefined;
   only: readonly WorkloadId[] | undefined;
   contenders: readonly ContenderId[] | undefined;
-  /** The engine the bench page runs in (scripts/engines). */
-  browser: EngineName;
+  /** The engine the bench page runs in (scripts/engines): one Playwright launches. */
+  browser: PlaywrightEngineName;
 }
 
 /** A comma-separated list of names from `known`; throws on an empty list or an unknown name. */
@@ -45,12 +45,12 @@ export function parseArgs(argv: string[]): Options {
       );
     else if (arg === '--contenders') options.contenders = listArg(arg, argv[++i], CONTENDERS);
     else if (arg === '--browser') {
-      const [name, ...more] = listArg(arg, argv[++i], ENGINE_NAMES);
+      const [name, ...more] = listArg(arg, argv[++i], PLAYWRIGHT_ENGINE_NAMES);
       if (!name || more.length > 0) throw new Error('--browser takes one engine');
       options.browser = name;
     } else
       throw new Error(
-        `unknown argument ${arg}; use --quick, --reps N, --only w1,w2, --contenders c1,c2, --browser ${ENGINE_NAMES.join('|')}, --out DIR`,
+        `unknown argument ${arg}; use --quick, --reps N, --only w1,w2, --contenders c1,c2, --browser ${PLAYWRIGHT_ENGINE_NAMES.join('|')}, --out DIR`,
       );
   }
   if (options.reps !== undefined && !(Number.isInteger(options.reps) && options.reps > 0)) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The whole suite, in the order a failure is cheapest to read: types, lint,
-// Node tests and real-browser tests in Chromium, then the browser tests in Firefox (system browsers).
+// Node tests and real-browser tests in Chromium, then the browser tests in Firefox, then in WebKit
+// (system browsers).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
@@ -12,6 +13,13 @@ const browsers = {
     path: process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr',
     debianPackage: 'firefox-esr',
     env: 'FIREFOX_PATH',
+  },
+  // WebKitGTK's WebDriver (it brings WebKitGTK and its MiniBrowser) and the X server MiniBrowser needs.
+  webkit: {
+    path: process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver',
+    also: [process.env.XVFB_PATH ?? '/usr/bin/Xvfb'],
+    debianPackage: 'webkit2gtk-driver xvfb',
+    env: 'WEBKIT_DRIVER_PATH',
   },
 };
 const engines = (process.env.TEST_ENGINES ?? Object.keys(browsers).join(',')).split(',').filter(Boolean);
@@ -32,7 +40,7 @@ function run(label, command, args, env = {}) {
   if (status !== 0) process.exit(status ?? 1);
 }
 
-const missing = engines.map((name) => browsers[name]).filter((b) => !existsSync(b.path));
+const missing = engines.map((name) => browsers[name]).filter((b) => ![b.path, ...(b.also ?? [])].every(existsSync));
 if (missing.length > 0) {
   const packages = missing.map((b) => b.debianPackage).join(' ');
   if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {

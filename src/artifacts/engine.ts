@@ -5,9 +5,10 @@
  */
 import type { ImportBatch } from '../protocol.js';
 import type { StoreEngine } from '../store/engine.js';
+import { BytesForm, toStored } from './bytes-form.js';
 import type { ArchiveImportOutcome, ArtifactUsage, ArtifactVersion, LoadedArtifact } from './protocol.js';
 import { type ArtifactStore, clearImportedSessions, prefixRange, scopeRange, versionsRange } from './ranges.js';
-import { type ArtifactRecord, type StoredBody, scopeOf, USER_SCOPE } from './records.js';
+import { type ArtifactRecord, scopeOf, USER_SCOPE } from './records.js';
 import type {
   ArtifactFileRequest,
   ArtifactImport,
@@ -20,8 +21,9 @@ import type {
 export interface ArtifactEngineOptions {
   /**
    * How bytes are stored: `'blob'` (default; Chromium and Firefox keep them as
-   * files, read lazily) or `'arraybuffer'`, for engines that fail on Blobs in
-   * IndexedDB (WebKit's intermittent "Error preparing Blob/File data").
+   * files, read lazily; where IndexedDB refuses a Blob, as in Safari's Private
+   * Browsing, the engine switches to ArrayBuffers by itself) or `'arraybuffer'`
+   * from the start.
    */
   artifactBytes?: 'blob' | 'arraybuffer';
 }
@@ -39,16 +41,24 @@ export function artifactEngineFor(engine: StoreEngine, options: ArtifactEngineOp
 }
 
 export class ArtifactEngine {
+  private readonly bytes: BytesForm;
+
   constructor(
     private readonly engine: StoreEngine,
-    private readonly options: ArtifactEngineOptions,
-  ) {}
+    options: ArtifactEngineOptions,
+  ) {
+    this.bytes = new BytesForm(options.artifactBytes);
+  }
 
-  async saveArtifact(write: ArtifactWrite): Promise<number> {
+  saveArtifact(write: ArtifactWrite): Promise<number> {
+    return this.bytes.write(write.body.kind === 'bytes', (asBlobs) => this.saveOnce(write, asBlobs));
+  }
+
+  private async saveOnce(write: ArtifactWrite, asBlobs: boolean): Promise<number> {
     const { appName, userId, sessionId, filename, mimeType, customMetadata } = write;
     const scope = scopeOf(sessionId, filename);
     // Anything asynchronous besides IndexedDB requests must happen before the transaction opens.
-    const { body, size } = await this.toStored(write.body);
+    const { body, size } = await toStored(write.body, asBlobs);
     return this.engine.transact(async (db) => {
       const tx = db.transaction('artifacts', 'readwrite');
       const store = tx.objectStore('artifacts');
@@ -77,9 +87,63 @@ export class ArtifactEngine {
     artifacts: ArtifactImport[],
     onProgress?: (processed: number) => void,
   ): Promise<ArchiveImportOutcome> {
+    const bytes = artifacts.filter((a) => a.body.kind === 'bytes');
+    const first = bytes[0];
+    if (first) await this.bytes.probe(() => this.tryBlob(first));
+    // A retry starts the import over: its reports resume where the first try's stopped.
+    let reported = 0;
+    const progress =
+      onProgress &&
+      ((processed: number) => {
+        if (processed <= reported) return;
+        reported = processed;
+        onProgress(processed);
+      });
+    return this.bytes.write(bytes.length > 0, (asBlobs) => this.importOnce(batch, artifacts, asBlobs, progress));
+  }
+
+  /** Stores a one-byte Blob under `at`'s key in a transaction it then aborts; rejects as the Blob's write did. */
+  private tryBlob(at: ArtifactImport): Promise<void> {
+    const { appName, userId, sessionId, filename, version, mimeType, createTime } = at;
+    const record: ArtifactRecord = {
+      appName,
+      userId,
+      scope: scopeOf(sessionId, filename),
+      filename,
+      version,
+      mimeType,
+      size: 1,
+      createTime,
+      body: { kind: 'bytes', data: new Blob([new Uint8Array(1)]) },
+    };
+    return this.engine.transact(async (db) => {
+      const tx = db.transaction('artifacts', 'readwrite');
+      let refusal: unknown;
+      const stored = await tx
+        .objectStore('artifacts')
+        .put(record)
+        .then(
+          () => true,
+          (error: unknown) => {
+            refusal = error;
+            return false;
+          },
+        );
+      if (stored) tx.abort();
+      await tx.done.catch(() => {});
+      if (!stored) throw refusal;
+    });
+  }
+
+  private async importOnce(
+    batch: ImportBatch,
+    artifacts: ArtifactImport[],
+    asBlobs: boolean,
+    onProgress?: (processed: number) => void,
+  ): Promise<ArchiveImportOutcome> {
     const records: ArtifactRecord[] = [];
     for (const a of artifacts) {
-      const { body, size } = await this.toStored(a.body);
+      const { body, size } = await toStored(a.body, asBlobs);
       const { appName, userId, sessionId, filename, version, mimeType, customMetadata, createTime } = a;
       records.push({
         appName,
@@ -116,24 +180,6 @@ export class ArtifactEngine {
       },
     });
     return { ...outcome, artifacts: written };
-  }
-
-  private async toStored(body: ArtifactWrite['body']): Promise<{ body: StoredBody; size: number }> {
-    switch (body.kind) {
-      case 'bytes': {
-        const data = this.options.artifactBytes === 'arraybuffer' ? await body.data.arrayBuffer() : body.data;
-        // A File may come back from IndexedDB as a plain Blob: its name is kept beside it.
-        const displayName = body.displayName ?? (body.data as Partial<File>).name;
-        return {
-          body: { kind: 'bytes', data, ...(displayName ? { displayName } : {}) },
-          size: body.data.size,
-        };
-      }
-      case 'text':
-        return { body: { kind: 'text', text: body.text }, size: new TextEncoder().encode(body.text).length };
-      case 'file':
-        return { body: { ...body }, size: 0 };
-    }
   }
 
   loadArtifact(request: ArtifactVersionRequest): Promise<LoadedArtifact | undefined> {

@@ -1,5 +1,21 @@
 /** Shared helpers for tests in a real browser. */
+import { server } from 'vitest/browser';
 import { connectSessionStore, type SessionStoreClient } from '../../src/index.js';
+
+/**
+ * What the driver of this run's engine cannot do, for `it.skipIf`. The reliability commands that
+ * open more pages (test/browser/reliability/commands.ts) drive them with Playwright; WebKit runs
+ * under WebDriver (scripts/engines/webkit.ts), where neither exists.
+ */
+export const driverLacks = {
+  /** Another page of the same browser: a second tab to load from, or to close mid-write. */
+  remotePages: server.provider !== 'playwright',
+  /**
+   * An on-disk profile whose quota a test sets: WebKitGTK under automation keeps all website data
+   * in memory (an ephemeral session), with no quota to set from outside.
+   */
+  onDiskQuota: server.provider !== 'playwright',
+};
 
 let counter = 0;
 export const uniqueDbName = (prefix: string): string => `${prefix}-${Date.now()}-${counter++}`;

@@ -5,6 +5,7 @@
  * Checked against a plain sort of what was written, for every page size.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { server } from 'vitest/browser';
 import { IndexedDbSessionService, type Session } from '../../src/index.js';
 import { deleteDatabase, uniqueDbName } from './helpers.js';
 
@@ -49,9 +50,13 @@ describe('first page of a descending listing', () => {
     await deleteDatabase(dbName);
   });
 
-  it('runs where getAllRecords exists (else this file checks only the cursor walk)', () => {
-    expect(typeof (IDBIndex.prototype as { getAllRecords?: unknown }).getAllRecords).toBe('function');
-  });
+  // WebKitGTK 2.50 has no getAllRecords (IndexedDB 3.1): there the other test checks the cursor walk it takes instead.
+  it.skipIf(server.browser === 'webkit')(
+    'runs where getAllRecords exists (else this file checks only the cursor walk)',
+    () => {
+      expect(typeof (IDBIndex.prototype as { getAllRecords?: unknown }).getAllRecords).toBe('function');
+    },
+  );
 
   it('orders ties by id for every page size, for one user and for the whole app', async () => {
     const names = (sessions: Session[]) => sessions.map((s) => `${s.userId}/${s.id}`);

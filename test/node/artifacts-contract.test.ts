@@ -1,6 +1,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { connectSessionStore, exposeSessionService, IndexedDbSessionService, StoreEngine } from '../../src/index.js';
 import { describeArtifactContract } from '../contract/artifacts.js';
+import { refusingBlobs } from './refuses-blobs.js';
 
 // The factory alone, nothing global: range reads step cursors.
 describeArtifactContract('in-thread over fake-indexeddb', () => {
@@ -19,6 +20,12 @@ describeArtifactContract('in-thread over fake-indexeddb, bytes stored as ArrayBu
     open: () =>
       new IndexedDbSessionService({ indexedDB, IDBKeyRange, dbName: 'artifacts', artifactBytes: 'arraybuffer' }),
   };
+});
+
+// WebKit's ephemeral sessions (Safari's Private Browsing) refuse every Blob: the store switches to ArrayBuffers itself.
+describeArtifactContract('in-thread over fake-indexeddb refusing Blobs as WebKit does', () => {
+  const { indexedDB } = refusingBlobs();
+  return { open: () => new IndexedDbSessionService({ indexedDB, IDBKeyRange, dbName: 'artifacts' }) };
 });
 
 // The worker boundary in Node: a host and a client on the two ends of a MessageChannel; Blobs cross it.

@@ -75,6 +75,9 @@ async function setChromiumQuota(r: Remote, quotaBytes: number | null): Promise<v
 }
 
 const remoteOpen: BrowserCommand<[RemoteProfile, { quotaBytes?: number }?]> = async (ctx, profile, options = {}) => {
+  if (ctx.provider.name !== 'playwright') {
+    throw new Error(`remote pages are opened through Playwright; this engine runs under ${ctx.provider.name}`);
+  }
   const origin = new URL(ctx.page.url()).origin;
   const quotaBytes = options.quotaBytes ?? null;
   let r: Remote;

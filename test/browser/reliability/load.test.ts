@@ -18,7 +18,7 @@ import {
   writerKey,
 } from '../../reliability/load.js';
 import { report } from '../../reliability/scale.js';
-import { dedicatedClient, deleteDatabase, uniqueDbName } from '../helpers.js';
+import { dedicatedClient, deleteDatabase, driverLacks, uniqueDbName } from '../helpers.js';
 import { scale } from './scale.js';
 
 const APP = 'load-app';
@@ -103,7 +103,7 @@ describe('load', () => {
       scale.timeoutMs,
     );
 
-    it(
+    it.skipIf(driverLacks.remotePages)(
       `${tabs} pages (Playwright) x ${writers} writers x ${scale.pageLoadEvents} events, ${mode} sessions`,
       async () => {
         const dbName = uniqueDbName(`page-load-${mode}`);

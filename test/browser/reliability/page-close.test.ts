@@ -11,14 +11,14 @@ import { commands } from 'vitest/browser';
 import { IndexedDbSessionService } from '../../../src/index.js';
 import { report } from '../../reliability/scale.js';
 import { random, streamEvent, streamProblems } from '../../reliability/stream.js';
-import { deleteDatabase, uniqueDbName } from '../helpers.js';
+import { deleteDatabase, driverLacks, uniqueDbName } from '../helpers.js';
 import { scale } from './scale.js';
 
 const APP = 'close-app';
 const USER = 'close-user';
 
 describe('crash mid-write: page closed (Playwright)', () => {
-  it(
+  it.skipIf(driverLacks.remotePages)(
     `keeps every acknowledged append of a tab closed mid-stream (${scale.pageCloseTrials} trials)`,
     async () => {
       const dbName = uniqueDbName('page-close');
