@@ -108,9 +108,15 @@ export async function commitGroup(
   durability: IDBTransactionDurability,
   { blind, remembered }: GroupOptions,
 ): Promise<GroupResult[]> {
-  const tx = db.transaction(['sessions', 'events', 'appState', 'userState'], 'readwrite', { durability });
+  const scopes = batches.map(sharedWrites);
+  // A transaction locks only the stores it names: appends that write no shared scope (most of an
+  // agent's) leave the state stores out, so they neither wait for nor hold them.
+  const names: StoreName[] = ['sessions', 'events'];
+  if (scopes.some((s) => s.app)) names.push('appState');
+  if (scopes.some((s) => s.user)) names.push('userState');
+  const tx = db.transaction(names, 'readwrite', { durability });
   try {
-    return await writeGroup(tx, batches, { blind, remembered });
+    return await writeGroup(tx, batches, scopes, { blind, remembered });
   } catch (error) {
     // Nothing of a group that failed half-way may commit; and the caller needs the cause
     // (a refused duplicate id, say), not the AbortError of a read the abort cut short.
@@ -129,6 +135,7 @@ type GroupTx = Tx<StoreSchema, StoreName>;
 async function writeGroup(
   tx: GroupTx,
   batches: AppendBatch[],
+  scopes: { app: boolean; user: boolean }[],
   { blind, remembered }: GroupOptions,
 ): Promise<GroupResult[]> {
   const sessions = tx.objectStore('sessions');
@@ -145,9 +152,7 @@ async function writeGroup(
     }
   };
 
-  // Each batch's session key and shared scopes, worked out once for the whole group.
   const keys = batches.map((b) => keyString(sessionKey(b)));
-  const scopes = batches.map(sharedWrites);
 
   // Sessions written before their record is read: one batch in the group, a ref
   // matching the remembered record, no shared scope to read.

@@ -7,11 +7,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AlreadyExistsError, IndexedDbSessionService, StaleSessionError } from '../../src/index.js';
 
 let writes = 0;
+/** The stores each read-write transaction named, sorted. */
+let scopes: string[][] = [];
 const original = IDBDatabase.prototype.transaction;
 beforeEach(() => {
   writes = 0;
+  scopes = [];
   IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...args: Parameters<IDBDatabase['transaction']>) {
-    if (args[1] === 'readwrite') writes++;
+    if (args[1] === 'readwrite') {
+      writes++;
+      scopes.push([args[0]].flat().sort());
+    }
     return original.apply(this, args);
   } as IDBDatabase['transaction'];
 });
@@ -131,6 +137,25 @@ describe('append group commit', () => {
       ),
     );
     expect(writes).toBe(1);
+    await store.close();
+  });
+
+  it('locks the app and user state stores only for a group that writes them', async () => {
+    const store = open();
+    const [a, b] = await Promise.all(['a1', 'b1'].map((sessionId) => store.createSession({ ...app, sessionId })));
+    const append = (session: typeof a, id: string, stateDelta: Record<string, unknown>) =>
+      store.appendEvent({ session, event: { id, invocationId: 'i', timestamp: 1, actions: { stateDelta } } });
+    scopes = [];
+    await append(a, 'plain', { mood: 'calm' });
+    await append(a, 'user', { 'user:name': 'Ann' });
+    await Promise.all([append(a, 'app', { 'app:theme': 'dark' }), append(b, 'plain-beside', { step: 1 })]);
+    expect(scopes).toEqual([
+      ['events', 'sessions'],
+      ['events', 'sessions', 'userState'],
+      ['appState', 'events', 'sessions'],
+    ]);
+    const stored = await store.getSession({ ...app, sessionId: 'b1' });
+    expect(stored?.state).toEqual({ step: 1, 'user:name': 'Ann', 'app:theme': 'dark' });
     await store.close();
   });
 });
