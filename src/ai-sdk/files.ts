@@ -10,6 +10,7 @@
 import type { UIMessage } from 'ai';
 import { base64ToBytes, bytesToBase64 } from '../artifacts/base64.js';
 import type { ArtifactFront } from '../artifacts/front.js';
+import { MAX_FILENAME_LENGTH } from '../limits.js';
 import type { SessionKey } from '../types.js';
 import { BASE64_DATA_URL } from './parts.js';
 
@@ -28,7 +29,23 @@ interface ArtifactRef {
 type FilePart = Extract<UIMessage['parts'][number], { type: 'file' }>;
 type StoredFilePart = FilePart & { artifact?: ArtifactRef };
 
-const fileName = (messageId: string, index: number): string => `chat-files/${encodeURIComponent(messageId)}/${index}`;
+/**
+ * The artifact that keeps part `index` of message `messageId`, or `undefined` when no artifact name
+ * can say which message it belongs to (the file then stays inline). The id is one name segment:
+ * percent-encoded, and "." and ".." (which the artifact store refuses as segments) with their dots
+ * encoded too; an id that is not well-formed UTF-16, or too long for a name, names nothing.
+ */
+function fileName(messageId: string, index: number): string | undefined {
+  let segment: string;
+  try {
+    segment = encodeURIComponent(messageId);
+  } catch {
+    return undefined;
+  }
+  if (segment === '.' || segment === '..') segment = segment.replaceAll('.', '%2E');
+  const name = `chat-files/${segment}/${index}`;
+  return name.length <= MAX_FILENAME_LENGTH ? name : undefined;
+}
 
 /**
  * `message` with each inline file saved as an artifact (once: a message saved
@@ -50,6 +67,7 @@ export async function filesToArtifacts<M extends UIMessage>(
       // Only what loads back as the very same URL: non-canonical base64 ("AR==") stays inline.
       if (bytesToBase64(bytes) !== inline[2]) return part;
       const filename = fileName(message.id, index);
+      if (filename === undefined) return part;
       const at = { ...key, filename };
       const known = await artifacts.listVersions(at);
       const version =

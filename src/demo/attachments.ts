@@ -115,50 +115,73 @@ export function eventAttachments(store: SessionStore, key: ArtifactKey, event: E
   );
 }
 
-/** The session's and the user's artifacts: every version with its type and size, each downloadable. */
-export function artifactsPanel(store: SessionStore, session: Session, urls: ObjectUrls): HTMLElement {
-  const key = keyOf(session);
-  const body = h('div', { class: 'artifacts-body' }, h('p', { class: 'muted' }, 'Loading…'));
-  const panel = h(
+/**
+ * The session's and the user's artifacts: every version with its type and size, each downloadable.
+ * Read again each time the session is shown (an append may have saved one); the list on screen
+ * stays until the new one is ready, so a re-read does not flash "Loading…", and a read that
+ * answers after a newer one is dropped.
+ */
+export class ArtifactsPanel {
+  private readonly body = h('div', { class: 'artifacts-body' });
+  readonly el = h(
     'section',
     { class: 'artifacts-panel', 'aria-label': 'Artifacts' },
     h('h3', { class: 'col-title' }, 'Artifacts'),
-    body,
+    this.body,
   );
-  void (async () => {
-    const names = await store.artifacts.listArtifactKeys(key);
-    if (names.length === 0) {
-      replace(body, h('p', { class: 'muted' }, 'None yet. Attach a file, or say "save a note: ...".'));
-      return;
-    }
+  /** The session whose list is on screen. */
+  private shown: string | undefined;
+  private reads = 0;
+
+  constructor(
+    private readonly store: SessionStore,
+    private readonly urls: ObjectUrls,
+  ) {}
+
+  show(session: Session): void {
+    const key = keyOf(session);
+    const id = JSON.stringify([key.appName, key.userId, key.sessionId]);
+    // Another session's list is not this one's to keep.
+    if (id !== this.shown) replace(this.body, h('p', { class: 'muted' }, 'Loading…'));
+    this.shown = id;
+    const read = ++this.reads;
+    this.list(key).then(
+      (content) => {
+        if (read === this.reads) replace(this.body, content);
+      },
+      () => {
+        if (read === this.reads) replace(this.body, h('p', { class: 'muted' }, 'Could not list the artifacts.'));
+      },
+    );
+  }
+
+  private async list(key: ArtifactKey): Promise<HTMLElement> {
+    const names = await this.store.artifacts.listArtifactKeys(key);
+    if (names.length === 0) return h('p', { class: 'muted' }, 'None yet. Attach a file, or say "save a note: ...".');
     const rows = await Promise.all(
       names.map(async (filename) => ({
         filename,
-        versions: await store.artifacts.listArtifactVersions({ ...key, filename }),
+        versions: await this.store.artifacts.listArtifactVersions({ ...key, filename }),
       })),
     );
-    replace(
-      body,
-      h(
-        'ul',
-        { class: 'artifact-list' },
-        rows.map(({ filename, versions }) =>
+    return h(
+      'ul',
+      { class: 'artifact-list' },
+      rows.map(({ filename, versions }) =>
+        h(
+          'li',
+          null,
+          h('span', { class: 'mono' }, filename),
+          filename.startsWith('user:') ? h('span', { class: 'chip-scope' }, ' user') : null,
           h(
-            'li',
-            null,
-            h('span', { class: 'mono' }, filename),
-            filename.startsWith('user:') ? h('span', { class: 'chip-scope' }, ' user') : null,
-            h(
-              'ul',
-              { class: 'artifact-versions' },
-              versions.map((v) => versionRow(store, key, filename, v, urls)),
-            ),
+            'ul',
+            { class: 'artifact-versions' },
+            versions.map((v) => versionRow(this.store, key, filename, v, this.urls)),
           ),
         ),
       ),
     );
-  })().catch(() => replace(body, h('p', { class: 'muted' }, 'Could not list the artifacts.')));
-  return panel;
+  }
 }
 
 function versionRow(store: SessionStore, key: ArtifactKey, filename: string, v: ArtifactVersion, urls: ObjectUrls) {

@@ -1,8 +1,13 @@
 /**
  * Sample data: N sessions x M events spread over a few users, with state
  * deltas on every scope and some tool calls. Seeded, so the same options give
- * the same conversations (ids aside). Appends are issued without awaiting each
- * one, so the store's group commit writes many sessions' events per transaction.
+ * the same conversations (ids aside). Each user's sessions go through every
+ * topic before one repeats, so a user with at least as many sessions as there
+ * are topics has them all, the Chinese and Japanese ones included (the demo's
+ * seed changes each time: drawn at random, 6% of 40-session users had no
+ * conversation in one of those languages, and searching for it found nothing).
+ * Appends are issued without awaiting each one, so the store's group commit
+ * writes many sessions' events per transaction.
  */
 import type { Event, Session, SessionService } from '../index.js';
 
@@ -29,8 +34,9 @@ export const SAMPLE_LIMITS = { users: 1000, sessions: 100_000, eventsPerSession:
 /** Sessions created, and their events appended, per round; also how often progress is told. */
 const ROUND = 50;
 
+type Topic = readonly [name: string, language: 'en' | 'zh' | 'ja'];
 /** Topics, and the language the conversation is in: some are Chinese and Japanese, to search in. */
-const TOPICS: [string, 'en' | 'zh' | 'ja'][] = [
+export const TOPICS: readonly Topic[] = [
   ['billing', 'en'],
   ['travel', 'en'],
   ['recipes', 'en'],
@@ -99,16 +105,26 @@ export function checkSampleOptions(options: SampleOptions): string | null {
   return null;
 }
 
-/** The events of sample session `index`, ending at `end` (ms). Deterministic given `rand`. */
+/** The topics in an order `rand` shuffles (Fisher-Yates): one user's next sessions, one each. */
+function shuffledTopics(rand: () => number): Topic[] {
+  const deck = [...TOPICS];
+  for (let i = deck.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [deck[i], deck[j]] = [deck[j] as Topic, deck[i] as Topic];
+  }
+  return deck;
+}
+
+/** The events of one sample session on `topic`, ending at `end` (ms). Deterministic given `rand`. */
 export function sampleEvents(
   rand: () => number,
   count: number,
   end: number,
   counter: { app: number },
   userName: string,
+  [topic, language]: Topic,
 ): Event[] {
   const events: Event[] = [];
-  const [topic, language] = TOPICS[Math.floor(rand() * TOPICS.length)] as [string, keyof typeof WORDING];
   const wording = WORDING[language];
   let t = end - count * 20_000;
   let invocation = '';
@@ -183,6 +199,16 @@ export async function generateSampleData(
   const now = options.now ?? Date.now();
   const counter = { app: 0 };
   const result: SampleResult = { sessions: 0, events: 0 };
+  /** Each user's topics not yet given, drawn from the end. */
+  const decks = new Map<number, Topic[]>();
+  const nextTopic = (user: number): Topic => {
+    let deck = decks.get(user);
+    if (!deck?.length) {
+      deck = shuffledTopics(rand);
+      decks.set(user, deck);
+    }
+    return deck.pop() as Topic;
+  };
   options.onProgress?.(0, options.sessions);
   for (let start = 0; start < options.sessions; start += ROUND) {
     if (options.signal?.aborted) break;
@@ -195,7 +221,7 @@ export async function generateSampleData(
       const end = now - Math.floor((options.sessions - 1 - index) * ((7 * 86_400_000) / options.sessions));
       return {
         userId: `user-${String(user + 1).padStart(3, '0')}`,
-        events: sampleEvents(rand, options.eventsPerSession, end, counter, userName),
+        events: sampleEvents(rand, options.eventsPerSession, end, counter, userName, nextTopic(user)),
       };
     });
     const created: Session[] = await Promise.all(

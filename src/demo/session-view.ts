@@ -5,7 +5,7 @@
  */
 import type { Event, Session, StoreChange } from '../index.js';
 import { runTurn } from './agent.js';
-import { artifactsPanel, attachFiles, eventAttachments, ObjectUrls } from './attachments.js';
+import { ArtifactsPanel, attachFiles, eventAttachments, ObjectUrls } from './attachments.js';
 import { type PendingConfirmation, pendingConfirmation } from './confirmation.js';
 import type { Inspector } from './context.js';
 import { confirmDialog } from './dialogs.js';
@@ -49,6 +49,7 @@ export class SessionView {
   );
   private readonly progress = h('div', { class: 'attach-progress', role: 'status', hidden: true });
   private readonly urls = new ObjectUrls();
+  private readonly artifacts: ArtifactsPanel;
   /** Which agent answers: the hand-written one, or ADK's own Runner and LlmAgent (loaded when chosen). */
   private readonly agent = h(
     'select',
@@ -93,6 +94,7 @@ export class SessionView {
   private turnRunning = false;
 
   constructor(private readonly inspector: Inspector) {
+    this.artifacts = new ArtifactsPanel(inspector.store, this.urls);
     this.el = h('section', { class: 'detail pane', 'aria-label': 'Session' }, this.head, this.body, this.placeholder);
     this.composer.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -331,8 +333,9 @@ export class SessionView {
       this.state,
       h('h3', { class: 'col-title' }, 'State'),
       statePanel(session, { complete, reveal: (id) => this.reveal(id) }),
-      artifactsPanel(this.inspector.store, session, this.urls),
+      this.artifacts.el,
     );
+    this.artifacts.show(session);
     if (stick) this.scroller.scrollTop = this.scroller.scrollHeight;
     if (this.wantFocus) {
       this.wantFocus = false;

@@ -102,6 +102,27 @@ describe('attachments in the demo', () => {
       .toMatch(/note\.txt[\s\S]*text\/plain|text\/plain[\s\S]*note\.txt/);
   });
 
+  it('keeps the Artifacts list on screen while it is read again', async () => {
+    const { page } = await tabs.open();
+    await createSession(page, { app: 'files', user: 'ada', id: 'steady' });
+    await chat(page, 'save a note: buy milk', 2);
+    await expect.poll(() => artifacts(page).textContent(), SLOW).toContain('note.txt');
+    // Remember every text the panel shows, however briefly, from here on.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      Object.assign(window, { __artifactTexts: seen });
+      new MutationObserver(() => {
+        seen.push(document.querySelector('[aria-label="Artifacts"]')?.textContent ?? '(gone)');
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
+    // Each turn shows the session again, and the panel reads the list again.
+    await chat(page, 'hello', 2);
+    await chat(page, 'thank you', 2);
+    const seen = await page.evaluate(() => (window as unknown as { __artifactTexts: string[] }).__artifactTexts);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.filter((text) => !text.includes('note.txt'))).toEqual([]);
+  });
+
   it('never renders an attached HTML file: its text is shown as text, its download is not a page', async () => {
     const { page } = await tabs.open();
     await createSession(page, { app: 'files', user: 'ada', id: 'html' });

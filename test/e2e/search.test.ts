@@ -3,19 +3,25 @@
  * Japanese, matches marked in the snippet (as `<mark>` elements, never HTML),
  * and a hit opens its session at the event.
  */
+import type { Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
-import {
-  chat,
-  createSession,
-  demoTabs,
-  generateSampleData,
-  screenshot,
-  sessionTitle,
-  testedEngine,
-  texts,
-} from './helpers.js';
+import { chat, createSession, demoTabs, generateSampleData, screenshot, sessionTitle, texts } from './helpers.js';
 
 const tabs = demoTabs();
+
+/** What the search panel shows, read by CSS in one call (its list may be hidden from role queries). */
+function searchPanel(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const list = document.querySelector<HTMLElement>('ul.search-results');
+    const box = document.querySelector<HTMLInputElement>('input.search-box');
+    return JSON.stringify({
+      hash: location.hash,
+      query: box?.value,
+      hidden: list?.hidden,
+      text: list?.textContent?.slice(0, 200),
+    });
+  });
+}
 
 describe('searching conversations in the demo', () => {
   it('finds a message in any session of the user, marks the match, and opens the session at it', async () => {
@@ -48,32 +54,30 @@ describe('searching conversations in the demo', () => {
     await expect.poll(() => shown.textContent(), { timeout: 10_000 }).toContain('東京のホテル');
   });
 
-  // Skipped in Firefox: on 2026-11-23 the first CJK query found no hit within 30 s in 2 of 6 Firefox runs
-  // (CI and one local), never in Chromium; cause not found yet (the store's CJK search passes in Firefox
-  // in test/browser/search.test.ts). Open in the session notes; remove the skip once explained.
-  it.skipIf(testedEngine.name === 'firefox')(
-    'finds the Chinese and Japanese conversations the sample data generator writes',
-    async () => {
-      const { page } = await tabs.open();
-      await generateSampleData(page, { sessions: 40, eventsPerSession: 4, users: 1 });
+  it('finds the Chinese and Japanese conversations the sample data generator writes', async () => {
+    const { page } = await tabs.open();
+    await generateSampleData(page, { sessions: 40, eventsPerSession: 4, users: 1 });
+    await expect
+      .poll(() => page.getByRole('status').textContent(), { timeout: 30_000 })
+      .toMatch(/Generated 40 sessions/);
+    await page
+      .getByRole('list', { name: 'Users' })
+      .getByRole('link', { name: /user-001/ })
+      .click();
+    const box = page.getByRole('searchbox', { name: 'Search conversations' });
+    const results = page.getByRole('list', { name: 'Search results' });
+    for (const query of ['酒店', 'ホテル']) {
+      await box.fill(query);
+      // A bounded read: with no hit yet, the poll asks again rather than waiting on the element.
       await expect
-        .poll(() => page.getByRole('status').textContent(), { timeout: 30_000 })
-        .toMatch(/Generated 40 sessions/);
-      await page
-        .getByRole('list', { name: 'Users' })
-        .getByRole('link', { name: /user-001/ })
-        .click();
-      const box = page.getByRole('searchbox', { name: 'Search conversations' });
-      const results = page.getByRole('list', { name: 'Search results' });
-      for (const query of ['酒店', 'ホテル']) {
-        await box.fill(query);
-        // A bounded read: with no hit yet, the poll asks again rather than waiting on the element.
-        await expect
-          .poll(() => results.locator('mark').first().textContent({ timeout: 1_000 }), { timeout: 30_000 })
-          .toBe(query);
-      }
-      // Generating in a loaded CI machine's Firefox alone can take most of a minute.
-    },
-    120_000,
-  );
+        .poll(() => results.locator('mark').first().textContent({ timeout: 1_000 }), { timeout: 30_000 })
+        .toBe(query)
+        .catch(async (error: Error) => {
+          // Once failed in Firefox (1 of 17 runs) with no clue left: say what the panel showed instead.
+          error.message += `\nthe search panel then: ${await searchPanel(page)}`;
+          throw error;
+        });
+    }
+    // Generating in a loaded CI machine's Firefox alone can take most of a minute.
+  }, 120_000);
 });

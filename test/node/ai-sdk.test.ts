@@ -169,6 +169,27 @@ describe('persistChat', () => {
     expect(await persistChat(store, key, { files: 'inline' }).load()).not.toEqual([message]);
   });
 
+  it('keeps the files of a message whose id is ".", "..", not well-formed or too long for a name, exactly', async () => {
+    const indexedDB = new IDBFactory();
+    const dbName = `chat-${n++}`;
+    const store = storeOn(indexedDB, dbName);
+    const chat = persistChat(store, key);
+    await chat.load();
+    const file = { type: 'file', mediaType: 'image/png', url: 'data:image/png;base64,iVBORw0KGgo=' } as const;
+    const ids = ['.', '..', 'lone \uD800', 'x'.repeat(1020)];
+    const messages: UIMessage[] = ids.map((id) => ({ id, role: 'user', parts: [file] }));
+    for (const message of messages) await chat.save(message);
+    expect(await persistChat(storeOn(indexedDB, dbName), key).load()).toEqual(messages);
+    // "." and ".." name artifacts of their own; the other two ids cannot name one, so their files stay inline.
+    const events = (await store.getSession(key))?.events ?? [];
+    expect(events.map((e) => Object.keys(e.actions?.artifactDelta ?? {}))).toEqual([
+      ['chat-files/%2E/0'],
+      ['chat-files/%2E%2E/0'],
+      [],
+      [],
+    ]);
+  });
+
   it('keeps files inline as base64 with files: "inline"', async () => {
     const indexedDB = new IDBFactory();
     const store = storeOn(indexedDB, `chat-${n++}`);

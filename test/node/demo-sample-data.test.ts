@@ -1,7 +1,7 @@
 /** Sample data: what it writes, that it is seeded, that it stops when told. */
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkSampleOptions, generateSampleData } from '../../src/demo/sample-data.js';
+import { checkSampleOptions, generateSampleData, TOPICS } from '../../src/demo/sample-data.js';
 import { IndexedDbSessionService, type Session } from '../../src/index.js';
 
 let store: IndexedDbSessionService;
@@ -74,6 +74,24 @@ describe('generateSampleData', () => {
     };
     expect(await content('one')).toEqual(await content('two'));
   });
+
+  it('gives each user with as many sessions as there are topics every topic, so the CJK searches always find one', async () => {
+    fresh();
+    const users = 2;
+    // The demo seeds with the clock: these seeds include ones whose random draw left a user without a topic.
+    for (let seed = 1; seed <= 40; seed++) {
+      const appName = `seed-${seed}`;
+      await generateSampleData(store, { appName, users, sessions: users * TOPICS.length, eventsPerSession: 2, seed });
+      for (const userId of ['user-001', 'user-002']) {
+        const { sessions } = await store.listSessions({ appName, userId });
+        expect(new Set(sessions.map((s) => s.state.topic))).toEqual(new Set(TOPICS.map(([name]) => name)));
+        for (const query of ['酒店', 'ホテル']) {
+          const { hits } = await store.searchEvents({ appName, userId, query, limit: 1 });
+          expect(hits, `seed ${seed}, ${userId}, ${query}`).toHaveLength(1);
+        }
+      }
+    }
+  }, 60_000);
 
   it('stops between rounds when aborted', async () => {
     fresh();

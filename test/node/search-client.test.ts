@@ -1,12 +1,14 @@
 /**
  * Search through a worker: the client asks, the worker's index answers, and the
- * host checks every request again (the page is another realm).
+ * host checks every request again (the page is another realm). The worker loads
+ * search on its first call, and makes the index then: it must catch up with
+ * what was written before and while it loaded.
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, expect, it } from 'vitest';
 import { createHost } from '../../src/host/expose.js';
 import { connectSessionStore, exposeSessionService, IndexedDbSessionService, StoreEngine } from '../../src/index.js';
-import { say } from '../search/helpers.js';
+import { say, textEvent } from '../search/helpers.js';
 
 const ids = { appName: 'chat', userId: 'ada' };
 const closers: (() => Promise<void>)[] = [];
@@ -69,4 +71,46 @@ it('keeps no index in a worker serving a service made with `search: false`', asy
     await service.close();
   });
   await expect(client.searchEvents({ ...ids, query: 'x' })).rejects.toThrow(/search is turned off/);
+});
+
+it('finds every append acknowledged before a search was asked, while the first search loads the index mid-burst', async () => {
+  const { port1, port2 } = new MessageChannel();
+  // A bare engine, as the bundled worker serves: nothing listens for changes until the first search.
+  const engine = new StoreEngine({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: 'search-burst' });
+  exposeSessionService(engine, port1);
+  const client = connectSessionStore(port2, { dbName: 'search-burst' });
+  closers.push(async () => {
+    await client.close();
+    await engine.close();
+  });
+  const sessions = await Promise.all(
+    Array.from({ length: 8 }, (_, i) => client.createSession({ ...ids, sessionId: `s${i}` })),
+  );
+  const acknowledged = new Set<string>();
+  const written: Promise<unknown>[] = [];
+  const missed: string[][] = [];
+  const searched: Promise<unknown>[] = [];
+  // The demo's sample data: every session's appends issued at once, round after round, unawaited.
+  for (let round = 0; round < 6; round++) {
+    for (const session of sessions) {
+      const id = `${session.id}-${round}`;
+      const event = textEvent(id, `北京的酒店 ${round}`);
+      written.push(client.appendEvent({ session, event }).then(() => acknowledged.add(id)));
+    }
+    const before = [...acknowledged];
+    searched.push(
+      client.searchEvents({ ...ids, query: '酒店', limit: 100 }).then(({ hits }) => {
+        const found = new Set(hits.map((h) => h.eventId));
+        missed.push(before.filter((id) => !found.has(id)));
+      }),
+    );
+    // Some of this round commits before the next is issued; the rest is still in flight.
+    await written[written.length - 1];
+  }
+  await Promise.all([...written, ...searched]);
+  expect(missed).toEqual(Array.from({ length: 6 }, () => []));
+  expect(missed.length).toBe(6);
+  const { hits } = await client.searchEvents({ ...ids, query: '酒店', limit: 100 });
+  expect(hits.map((h) => h.eventId).sort()).toEqual([...acknowledged].sort());
+  expect(acknowledged.size).toBe(48);
 });

@@ -224,6 +224,30 @@ describe('catching up', () => {
     expect(await find(next, 'remembered')).toEqual(['s/a']);
     expect(reads.mock.contexts.map((store) => (store as IDBObjectStore).name)).not.toContain('events');
   });
+
+  it('finds an event committed after its saved index was read and before the load finished', async () => {
+    const db = freshDatabase();
+    const first = db.open();
+    const s = await first.createSession({ ...ids, sessionId: 's' });
+    await say(first, s, [['a', 'harbour one']]);
+    await find(first, 'harbour');
+    await flush(first);
+    await first.close();
+    // The saved index knows s at its stored revision: nothing marks it to be read again on load.
+    const next = track(db.open());
+    const session = (await next.getSession({ ...ids, sessionId: 's' })) as Session;
+    const transact = next.engine.transact.bind(next.engine);
+    let loading = true;
+    vi.spyOn(next.engine, 'transact').mockImplementation(async (work) => {
+      if (!loading) return transact(work);
+      loading = false;
+      const loaded = await transact(work);
+      // Acknowledged between the load's read and its end: only its change notice tells the index.
+      await next.appendEvent({ session, event: textEvent('b', 'harbour two') });
+      return loaded;
+    });
+    expect(await find(next, 'harbour')).toEqual(['s/a', 's/b']);
+  });
 });
 
 describe('input and options', () => {
