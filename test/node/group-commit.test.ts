@@ -16,7 +16,8 @@ beforeEach(() => {
   IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...args: Parameters<IDBDatabase['transaction']>) {
     if (args[1] === 'readwrite') {
       writes++;
-      scopes.push([args[0]].flat().sort());
+      const names = args[0];
+      scopes.push((typeof names === 'string' ? [names] : [...names]).sort());
     }
     return original.apply(this, args);
   } as IDBDatabase['transaction'];
