@@ -4,7 +4,7 @@
  */
 import { IDBDatabase, IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AlreadyExistsError, IndexedDbSessionService, StaleSessionError } from '../../src/index.js';
+import { AlreadyExistsError, IndexedDbSessionService, type Session, StaleSessionError } from '../../src/index.js';
 
 let writes = 0;
 /** The stores each read-write transaction named, sorted. */
@@ -143,8 +143,9 @@ describe('append group commit', () => {
 
   it('locks the app and user state stores only for a group that writes them', async () => {
     const store = open();
-    const [a, b] = await Promise.all(['a1', 'b1'].map((sessionId) => store.createSession({ ...app, sessionId })));
-    const append = (session: typeof a, id: string, stateDelta: Record<string, unknown>) =>
+    const a = await store.createSession({ ...app, sessionId: 'a1' });
+    const b = await store.createSession({ ...app, sessionId: 'b1' });
+    const append = (session: Session, id: string, stateDelta: Record<string, unknown>) =>
       store.appendEvent({ session, event: { id, invocationId: 'i', timestamp: 1, actions: { stateDelta } } });
     scopes = [];
     await append(a, 'plain', { mood: 'calm' });
