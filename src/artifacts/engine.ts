@@ -8,7 +8,7 @@ import type { StoreEngine } from '../store/engine.js';
 import { BytesForm, toStored } from './bytes-form.js';
 import type { ArchiveImportOutcome, ArtifactUsage, ArtifactVersion, LoadedArtifact } from './protocol.js';
 import { type ArtifactStore, clearImportedSessions, prefixRange, scopeRange, versionsRange } from './ranges.js';
-import { type ArtifactRecord, scopeOf, USER_SCOPE } from './records.js';
+import { type ArtifactRecord, type StoredBody, scopeOf, USER_SCOPE } from './records.js';
 import type {
   ArtifactFileRequest,
   ArtifactImport,
@@ -38,6 +38,23 @@ export function artifactEngineFor(engine: StoreEngine, options: ArtifactEngineOp
     engines.set(engine, found);
   }
   return found;
+}
+
+/** The stored record of an imported artifact version, holding `body`. */
+function importedRecord(a: ArtifactImport, body: StoredBody, size: number): ArtifactRecord {
+  const { appName, userId, sessionId, filename, version, mimeType, customMetadata, createTime } = a;
+  return {
+    appName,
+    userId,
+    scope: scopeOf(sessionId, filename),
+    filename,
+    version,
+    mimeType,
+    size,
+    createTime,
+    ...(customMetadata !== undefined ? { customMetadata } : {}),
+    body,
+  };
 }
 
 export class ArtifactEngine {
@@ -104,18 +121,7 @@ export class ArtifactEngine {
 
   /** Stores a one-byte Blob under `at`'s key in a transaction it then aborts; rejects as the Blob's write did. */
   private tryBlob(at: ArtifactImport): Promise<void> {
-    const { appName, userId, sessionId, filename, version, mimeType, createTime } = at;
-    const record: ArtifactRecord = {
-      appName,
-      userId,
-      scope: scopeOf(sessionId, filename),
-      filename,
-      version,
-      mimeType,
-      size: 1,
-      createTime,
-      body: { kind: 'bytes', data: new Blob([new Uint8Array(1)]) },
-    };
+    const record = importedRecord(at, { kind: 'bytes', data: new Blob([new Uint8Array(1)]) }, 1);
     return this.engine.transact(async (db) => {
       const tx = db.transaction('artifacts', 'readwrite');
       let refusal: unknown;
@@ -144,19 +150,7 @@ export class ArtifactEngine {
     const records: ArtifactRecord[] = [];
     for (const a of artifacts) {
       const { body, size } = await toStored(a.body, asBlobs);
-      const { appName, userId, sessionId, filename, version, mimeType, customMetadata, createTime } = a;
-      records.push({
-        appName,
-        userId,
-        scope: scopeOf(sessionId, filename),
-        filename,
-        version,
-        mimeType,
-        size,
-        createTime,
-        ...(customMetadata !== undefined ? { customMetadata } : {}),
-        body,
-      });
+      records.push(importedRecord(a, body, size));
     }
     let written = 0;
     const outcome = await this.engine.importSessions(batch, onProgress, {
