@@ -1,22 +1,27 @@
 /**
  * Contenders 4 and 5: this store in the page's thread, and through its worker
  * client (the product as used). Both are driven only through the public API;
- * fixtures are written by `importSessions`, the store's bulk path.
+ * fixtures use un-awaited appends so group commit batches them.
  */
 import {
   IndexedDbSessionService,
   openSessionStore,
   type Session,
-  type SessionStore,
+  type SessionService,
   SessionStoreClient,
 } from '../src/index.js';
 import type { Contender, ListedRow, SessionAddress, SessionData } from './contender.js';
-import { listingState, makeEvents, stateAfter } from './events.js';
+import { listingState, makeEvents } from './events.js';
+
+/** Appends in flight at once while building a fixture. */
+const FIXTURE_CHUNK = 1000;
+/** Creates in flight at once while building a fixture. */
+const CREATE_CHUNK = 500;
 
 export class StoreContender implements Contender<Session> {
   private constructor(
     readonly id: 'store-in-thread' | 'store-worker',
-    private readonly service: IndexedDbSessionService | SessionStore,
+    private readonly service: SessionService,
   ) {}
 
   static inThread(dbName: string): StoreContender {
@@ -54,37 +59,43 @@ export class StoreContender implements Contender<Session> {
     return sessions.map((s) => ({ id: s.id, lastUpdateTime: s.lastUpdateTime, state: s.state }));
   }
 
-  /** The store's bulk path: one import, one transaction, as an app restoring a backup would. */
   async buildSession(address: SessionAddress, sessionNo: number, count: number, t0: number): Promise<void> {
-    await this.service.importSessions([
-      {
-        id: address.sessionId,
-        appName: address.appName,
-        userId: address.userId,
-        state: stateAfter(sessionNo, count, t0),
-        events: makeEvents(sessionNo, 0, count, t0),
-        lastUpdateTime: t0 + count - 1,
-      },
-    ]);
+    const session = await this.service.createSession(address);
+    for (let from = 0; from < count; from += FIXTURE_CHUNK) {
+      const events = makeEvents(sessionNo, from, Math.min(count, from + FIXTURE_CHUNK), t0);
+      await Promise.all(events.map((event) => this.service.appendEvent({ session, event })));
+      // The in-place update looks for each event's id in `session.events`; an app
+      // keeping 100,000 events in one object would pay that scan, a fixture need not.
+      session.events.length = 0;
+    }
   }
 
   /**
-   * One import of sessions stamped one millisecond apart, in creation order, as
-   * the other contenders' fixtures are: an update time moving backwards would
-   * leave the listing index's deleted entries at its newest end, which
-   * IndexedDB (LevelDB underneath) skips over until it compacts.
+   * The store stamps a new session with the time of its creation, so sessions
+   * created together would tie; one event each, with no state change, gives
+   * them the distinct update times the other contenders' fixtures have. The
+   * event is stamped after its session's creation, as real events are: an
+   * update time moving backwards would leave the index's deleted entries at
+   * the newest end, which IndexedDB (LevelDB underneath) skips over until it
+   * compacts, and would slow the newest-first listing for that reason alone.
    */
-  async buildSessions(appName: string, userId: string, count: number, t0: number): Promise<void> {
-    await this.service.importSessions(
-      Array.from({ length: count }, (_, i) => ({
-        id: `s${i}`,
-        appName,
-        userId,
-        state: listingState(i),
-        events: [],
-        lastUpdateTime: t0 + i,
-      })),
-    );
+  async buildSessions(appName: string, userId: string, count: number): Promise<void> {
+    let stamp = 0;
+    for (let from = 0; from < count; from += CREATE_CHUNK) {
+      const ids = Array.from({ length: Math.min(count, from + CREATE_CHUNK) - from }, (_, k) => from + k);
+      const sessions = await Promise.all(
+        ids.map((i) => this.service.createSession({ appName, userId, sessionId: `s${i}`, state: listingState(i) })),
+      );
+      stamp = Math.max(stamp, Date.now());
+      await Promise.all(
+        sessions.map((session) =>
+          this.service.appendEvent({
+            session,
+            event: { id: 'opened', invocationId: 'fixture', author: 'user', timestamp: ++stamp },
+          }),
+        ),
+      );
+    }
   }
 
   close(): Promise<void> {
