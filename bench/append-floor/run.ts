@@ -1,0 +1,70 @@
+/**
+ * How far awaited appends can go with the work an append does: 100 sessions each awaiting 100
+ * appends, written (1) all in one transaction (the limit the main bench divides by), (2) by hand
+ * with an append's work in one transaction per round of 100 (read the session record, put the
+ * event as JSON text with its two indexes, put the record with its two), (3) the same without the
+ * read, (4) the events alone in those rounds, and (5) by this store in the page's thread. One
+ * Chromium page, on-disk profile, the ways interleaved within each repetition.
+ *
+ *   npx tsx bench/append-floor/run.ts [--reps 5] [--sessions 100] [--events 100]
+ *
+ * Prints each way's median ms and its median per-repetition ratio to the limit.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright';
+import { createServer } from 'vite';
+import { chromiumArgs, chromiumPath } from '../../scripts/engines/index.js';
+import type { FloorTimes } from './page.js';
+
+const option = (flag: string, fallback: number): number => {
+  const at = process.argv.indexOf(flag);
+  const value = at >= 0 ? Number(process.argv[at + 1]) : fallback;
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${flag} needs a positive integer`);
+  return value;
+};
+const reps = option('--reps', 5);
+const sessions = option('--sessions', 100);
+const events = option('--events', 100);
+
+const root = path.resolve(import.meta.dirname, '../..');
+const server = await createServer({
+  root,
+  configFile: false,
+  logLevel: 'warn',
+  // Only this page's imports: the repo's other pages pull in ADK, which the optimizer need not see.
+  optimizeDeps: { entries: ['bench/append-floor/index.html'] },
+  server: { host: '127.0.0.1', port: 0 },
+});
+await server.listen();
+const url = server.resolvedUrls?.local[0];
+const profile = await mkdtemp(path.join(os.tmpdir(), 'idb-adk-append-floor-'));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: chromiumPath,
+  args: chromiumArgs,
+  headless: true,
+});
+try {
+  const page = await context.newPage();
+  await page.goto(`${url}bench/append-floor/index.html`);
+  await page.waitForFunction(() => 'appendFloor' in window);
+  const run = () => page.evaluate(([s, e]) => window.appendFloor.run(s, e), [sessions, events] as const);
+  await run(); // warm-up
+  const times: FloorTimes[] = [];
+  for (let rep = 0; rep < reps; rep++) times.push(await run());
+  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+  console.log(
+    `${sessions} sessions x ${events} awaited appends, ${reps} repetitions after a warm-up, load ${os.loadavg()[0]?.toFixed(2)}`,
+  );
+  for (const way of ['limit', 'floor', 'noRead', 'eventsOnly', 'store'] as const) {
+    const ms = median(times.map((t) => t[way]));
+    const ratio = median(times.map((t) => t[way] / t.limit));
+    console.log(`${way.padEnd(10)} ${ms.toFixed(0).padStart(7)} ms   ${ratio.toFixed(2)}x the limit`);
+  }
+  console.log(`store over the hand-coded floor: ${median(times.map((t) => t.store / t.floor)).toFixed(2)}x`);
+} finally {
+  await context.close();
+  await server.close();
+  await rm(profile, { recursive: true, force: true });
+}
