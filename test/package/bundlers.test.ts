@@ -162,15 +162,17 @@ describe('the page bundle (vite build)', () => {
     );
     expect(page).toBeLessThan(12_000);
     // Module workers split: artifacts, search, memory and sync are chunks fetched on first use.
+    // Budgets raised by 500 B when appends began naming only the stores they write (+45 B, an
+    // append 15 % faster); growth past them needs a reason of the same kind.
     for (const worker of [es, shipped, webpack]) {
       expect(worker.inStartup).toEqual([]);
-      expect(worker.startup).toBeLessThan(25_000);
+      expect(worker.startup).toBeLessThan(25_500);
     }
     expect(es.lazy.length).toBeGreaterThanOrEqual(4);
     // A classic worker is one file: everything inlined.
     expect(iife.lazy).toEqual([]);
     expect(iife.inStartup).toEqual(Object.keys(LAZY_PARTS));
-    expect(iife.startup).toBeLessThan(46_000);
+    expect(iife.startup).toBeLessThan(46_500);
   });
 
   it('ships in dist/worker/ only the worker and the chunks it loads', () => {
