@@ -7,24 +7,36 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, expect, it } from 'vitest';
 import { createHost } from '../../src/host/expose.js';
-import { connectSessionStore, exposeSessionService, IndexedDbSessionService, StoreEngine } from '../../src/index.js';
+import {
+  connectSessionStore,
+  exposeSessionService,
+  IndexedDbSessionService,
+  type SessionStoreClient,
+  StoreEngine,
+} from '../../src/index.js';
 import { say, textEvent } from '../search/helpers.js';
 
 const ids = { appName: 'chat', userId: 'ada' };
 const closers: (() => Promise<void>)[] = [];
+/** A client over a MessageChannel to a bare engine exposed on the other end, closed after the test. */
+function servedOverPort(dbName: string): SessionStoreClient {
+  const { port1, port2 } = new MessageChannel();
+  const engine = new StoreEngine({ indexedDB: new IDBFactory(), IDBKeyRange, dbName });
+  exposeSessionService(engine, port1);
+  const client = connectSessionStore(port2, { dbName });
+  closers.push(async () => {
+    await client.close();
+    await engine.close();
+  });
+  return client;
+}
+
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
 it('answers a client through a port, with the same hits as in the worker', async () => {
-  const { port1, port2 } = new MessageChannel();
-  const engine = new StoreEngine({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: 'search-wire' });
-  exposeSessionService(engine, port1);
-  const client = connectSessionStore(port2, { dbName: 'search-wire' });
-  closers.push(async () => {
-    await client.close();
-    await engine.close();
-  });
+  const client = servedOverPort('search-wire');
   const s = await client.createSession({ ...ids, sessionId: 's' });
   await say(client, s, [
     ['a', '会議の資料を送ってください'],
@@ -74,15 +86,8 @@ it('keeps no index in a worker serving a service made with `search: false`', asy
 });
 
 it('finds every append acknowledged before a search was asked, while the first search loads the index mid-burst', async () => {
-  const { port1, port2 } = new MessageChannel();
   // A bare engine, as the bundled worker serves: nothing listens for changes until the first search.
-  const engine = new StoreEngine({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: 'search-burst' });
-  exposeSessionService(engine, port1);
-  const client = connectSessionStore(port2, { dbName: 'search-burst' });
-  closers.push(async () => {
-    await client.close();
-    await engine.close();
-  });
+  const client = servedOverPort('search-burst');
   const sessions = await Promise.all(
     Array.from({ length: 8 }, (_, i) => client.createSession({ ...ids, sessionId: `s${i}` })),
   );
