@@ -139,7 +139,7 @@ const WRITES_10K: readonly WorkloadId[] = ['concurrentAppend', 'concurrentAwaite
  * first `repetitions` only, each paired with the same repetitions of the store,
  * and never in the warm-up (they time IndexedDB's cost per transaction, which
  * warming the page's code does not change). Dexie's are a reference no target
- * is near (the store is 5-20x faster); the ratios against a transaction per event
+ * is near (the store is 7-27x faster); the ratios against a transaction per event
  * are targets, so they get two.
  */
 export const SLOW: Partial<Record<ContenderId, { workloads: readonly WorkloadId[]; repetitions: number }>> = {
