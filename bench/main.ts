@@ -4,31 +4,23 @@ import type { Contender, ContenderId } from './contender.js';
 import { DexieStore } from './contender-dexie.js';
 import { RawStore } from './contender-raw.js';
 import { StoreContender } from './contender-store.js';
+import { DATABASES } from './plan.js';
 import { buildFixtures, checkSession, fixtureAddress, type Metrics, runWorkload } from './workloads.js';
-
-/** Contenders 1 and 2 share one database: they differ only in how they write. */
-const dbNames: Record<ContenderId, string> = {
-  'raw-one-tx': 'bench-raw',
-  'raw-tx-per-event': 'bench-raw',
-  dexie: 'bench-dexie',
-  'store-in-thread': 'bench-store-in-thread',
-  'store-worker': 'bench-store-worker',
-};
 
 async function openContender(id: ContenderId): Promise<Contender> {
   switch (id) {
     case 'raw-one-tx':
     case 'raw-tx-per-event':
-      return RawStore.open(id, dbNames[id]);
+      return RawStore.open(id, DATABASES[id]);
     case 'dexie': {
-      const store = new DexieStore(dbNames[id]);
+      const store = new DexieStore(DATABASES[id]);
       await store.open();
       return store;
     }
     case 'store-in-thread':
-      return StoreContender.inThread(dbNames[id]);
+      return StoreContender.inThread(DATABASES[id]);
     case 'store-worker':
-      return StoreContender.worker(dbNames[id]);
+      return StoreContender.worker(DATABASES[id]);
   }
 }
 

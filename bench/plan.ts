@@ -145,7 +145,16 @@ const WRITES_10K: readonly WorkloadId[] = ['concurrentAppend', 'concurrentAwaite
 export const SLOW: Partial<Record<ContenderId, { workloads: readonly WorkloadId[]; repetitions: number }>> = {
   dexie: { workloads: WRITES_10K, repetitions: 1 },
   'raw-tx-per-event': { workloads: WRITES_10K, repetitions: 2 },
+  // The targets are the worker's; in-thread, these 10-25 s workloads only show what the worker adds.
+  'store-in-thread': { workloads: WRITES_10K, repetitions: 2 },
 };
+
+/**
+ * Pairs a full run leaves out unless asked for (`--dexie-writes`, or the
+ * contender named in `--contenders`): Dexie's 10,000-write workloads took 3 of a
+ * full run's 13 minutes for a reference no target is near.
+ */
+export const OPT_IN: Partial<Record<ContenderId, readonly WorkloadId[]>> = { dexie: WRITES_10K };
 
 /** Workloads of under a second per contender: measured `shortRepetitions` times. */
 export const SHORT: readonly WorkloadId[] = [
@@ -176,8 +185,21 @@ export function runsIn(
   return rep >= warmups && rep < warmups + Math.min(slow.repetitions, sizes.repetitions);
 }
 
+/**
+ * Each contender's database. Contenders 1 and 2 differ only in how they write,
+ * 4 and 5 only in where the store runs: each pair shares one database, so its
+ * read fixtures are built once. Write workloads name their sessions per contender.
+ */
+export const DATABASES: Record<ContenderId, string> = {
+  'raw-one-tx': 'bench-raw',
+  'raw-tx-per-event': 'bench-raw',
+  dexie: 'bench-dexie',
+  'store-in-thread': 'bench-store',
+  'store-worker': 'bench-store',
+};
+
 /** Contender 2 differs from 1 only in how it writes: reads would run the same code twice. */
-const READERS: readonly ContenderId[] = ['raw-one-tx', 'dexie', 'store-in-thread', 'store-worker'];
+export const READERS: readonly ContenderId[] = ['raw-one-tx', 'dexie', 'store-in-thread', 'store-worker'];
 
 export const WORKLOADS: readonly { id: WorkloadId; contenders: readonly ContenderId[] }[] = [
   { id: 'concurrentAppend', contenders: CONTENDERS },

@@ -23,19 +23,23 @@ import { parseArgs, selection } from './options.js';
 import {
   CONTENDER_LABELS,
   CONTENDERS,
+  DATABASES,
   FIGURES,
   FULL,
   QUICK,
+  READERS,
   repetitionsOf,
   runsIn,
   type Sizes,
   SLOW,
   WORKLOADS,
+  type WorkloadId,
   warmupSizes,
 } from './plan.js';
 import {
   computeRatioSummaries,
   computeRatios,
+  dexieRatioName,
   evaluateTargets,
   formatMs,
   formatTable,
@@ -81,11 +85,12 @@ async function openBenchPage(page: Page, url: string): Promise<void> {
 
 /** Rotates the contender order per repetition, so no contender always runs first or last. */
 /** "Dexie's in the first 1 repetition, tx/event's in the first 2" for the report's header. */
-function slowPairs(sizes: Sizes): string {
+function slowPairs(sizes: Sizes, optedOut: (w: WorkloadId, c: ContenderId) => boolean): string {
   return Object.entries(SLOW)
-    .map(
-      ([c, slow]) =>
-        `${CONTENDER_LABELS[c as ContenderId]}: the first ${Math.min(slow.repetitions, sizes.repetitions)}`,
+    .map(([c, slow]) =>
+      slow.workloads.every((w) => optedOut(w, c as ContenderId))
+        ? `${CONTENDER_LABELS[c as ContenderId]}: not run (--dexie-writes runs them)`
+        : `${CONTENDER_LABELS[c as ContenderId]}: the first ${Math.min(slow.repetitions, sizes.repetitions)}`,
     )
     .join(', ');
 }
@@ -110,7 +115,7 @@ async function main(): Promise<void> {
         // `--reps N` asks for N of everything, and as many more of the short workloads as a full run adds.
         shortRepetitions: (options.reps ?? FULL.repetitions) * (FULL.shortRepetitions / FULL.repetitions),
       };
-  const { chosen, taking, needsFixtures, targeted } = selection(options);
+  const { chosen, taking, optedOut, needsFixtures, targeted } = selection(options);
   const outDir =
     options.out ??
     (options.quick || targeted
@@ -135,6 +140,8 @@ async function main(): Promise<void> {
   });
   const measured: Measured = {};
   const fixtures: Partial<Record<ContenderId, Record<string, number>>> = {};
+  /** Contenders reading another's fixtures, as their database is the same. */
+  const sharing: Partial<Record<ContenderId, ContenderId>> = {};
   let browser: unknown;
   try {
     const page = await context.newPage();
@@ -142,9 +149,15 @@ async function main(): Promise<void> {
     browser = { ...(await page.evaluate(() => window.bench.info())), version: context.browser()?.version() };
     log(`profile on disk at ${profile}; ${JSON.stringify(browser)}`);
 
-    for (const contender of needsFixtures
-      ? (['raw-one-tx', 'dexie', 'store-in-thread', 'store-worker'] as const)
-      : []) {
+    const built = new Map<string, ContenderId>();
+    for (const contender of needsFixtures ? taking(READERS) : []) {
+      const sharer = built.get(DATABASES[contender]);
+      if (sharer) {
+        log(`fixtures: ${contender} reads those of ${sharer} (one database)`);
+        sharing[contender] = sharer;
+        continue;
+      }
+      built.set(DATABASES[contender], contender);
       log(`fixtures: ${contender}`);
       fixtures[contender] = await within(
         limitMs * 4,
@@ -166,7 +179,7 @@ async function main(): Promise<void> {
       );
       for (const workload of WORKLOADS) {
         if (workload.id === 'coldStart' || !chosen(workload.id)) continue;
-        for (const contender of rotate(taking(workload.contenders), rep)) {
+        for (const contender of rotate(taking(workload.contenders, workload.id), rep)) {
           if (!runsIn(workload.id, contender, rep, warmups, sizes)) continue;
           const metrics = await within(
             limitMs,
@@ -211,7 +224,9 @@ async function main(): Promise<void> {
   const figures = summarizeFigures(measured);
   const ratios = computeRatios(figures);
   const ratioSummaries = computeRatioSummaries(figures);
-  const targets = evaluateTargets(ratios, ratioSummaries);
+  // Targets of pairs the run left out (`OPT_IN`) are not missed, only not asked for.
+  const leftOut = new Set(FIGURES.filter((f) => optedOut(f.workload, 'dexie')).map((f) => dexieRatioName(f.name)));
+  const targets = evaluateTargets(ratios, ratioSummaries).filter((t) => !leftOut.has(t.ratio));
   const median = (figure: string, c: ContenderId): number | null => figures[figure]?.[c]?.median ?? null;
   const roundTrip = {
     appendEventP50: {
@@ -235,7 +250,7 @@ async function main(): Promise<void> {
     loadAverageAfter: os.loadavg(),
   };
   const text = [
-    `idb-adk-sessions benchmark (${options.quick ? 'QUICK smoke run: sizes are tiny, figures mean nothing' : 'full'}), ${sizes.repetitions} repetition(s)${sizes.warmup ? ' after a warm-up' : ''} (${sizes.shortRepetitions} of the short reads; 10,000-write workloads of ${slowPairs(sizes)})`,
+    `idb-adk-sessions benchmark (${options.quick ? 'QUICK smoke run: sizes are tiny, figures mean nothing' : 'full'}), ${sizes.repetitions} repetition(s)${sizes.warmup ? ' after a warm-up' : ''} (${sizes.shortRepetitions} of the short reads; 10,000-write workloads of ${slowPairs(sizes, optedOut)})`,
     `${machine.cpus} CPUs, load ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${machine.loadAverageAfter.map((l) => l.toFixed(2)).join(' ')} after; ${engine.name} ${String((browser as { version?: string })?.version)}, on-disk profile`,
     '',
     formatTable(figures, sizes),
@@ -253,6 +268,10 @@ async function main(): Promise<void> {
         `  ${CONTENDER_LABELS[c as ContenderId]}: ${Object.entries(times ?? {})
           .map(([k, v]) => `${k} ${formatMs(v)}`)
           .join('; ')}`,
+    ),
+    ...Object.entries(sharing).map(
+      ([c, sharer]) =>
+        `  ${CONTENDER_LABELS[c as ContenderId]}: reads those of ${CONTENDER_LABELS[sharer]} (one database)`,
     ),
   ].join('\n');
   process.stdout.write(`${text}\n`);

@@ -95,12 +95,16 @@ window.searchBench = {
     return { times, hits };
   },
 
-  /** Each query as a scan: read every event of the user's sessions, keep those whose text matches, rank none. */
+  /**
+   * Queries as a scan: read every event of the user's sessions, keep those whose text matches, rank
+   * none. A scan's time is its reads, whatever the query: every third query (Latin and CJK, one word
+   * and two) gives its median at a third of the minute all of them took.
+   */
   async scan() {
     const db = await rawDb();
     const times: number[] = [];
     let hits = 0;
-    for (const query of QUERIES) {
+    for (const query of QUERIES.filter((_, i) => i % 3 === 0)) {
       const terms = parseQuery(query);
       times.push(
         await timed(async () => {

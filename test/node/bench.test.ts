@@ -300,6 +300,19 @@ describe('command line', () => {
     expect(s.targeted).toBe(true);
   });
 
+  it("leaves Dexie's 10,000-write workloads out unless --dexie-writes or --contenders asks for them", () => {
+    const writers = ['raw-one-tx', 'dexie', 'store-worker'] as const;
+    const full = selection(parseArgs([]));
+    expect(full.taking(writers, 'concurrentAwaited')).toEqual(['raw-one-tx', 'store-worker']);
+    expect(full.taking(writers, 'sequentialAppend')).toEqual(writers);
+    expect(full.taking(writers, 'coldStart')).toEqual(writers);
+    expect(full.optedOut('concurrentCreate', 'dexie')).toBe(true);
+    expect(full.optedOut('concurrentCreate', 'raw-tx-per-event')).toBe(false);
+    expect(selection(parseArgs(['--dexie-writes'])).taking(writers, 'concurrentAppend')).toEqual(writers);
+    const named = selection(parseArgs(['--contenders', 'dexie,store-worker']));
+    expect(named.taking(writers, 'concurrentAppend')).toEqual(['dexie', 'store-worker']);
+  });
+
   it('runs in Chromium unless --browser names another engine', () => {
     expect(parseArgs([]).browser).toBe('chromium');
     expect(parseArgs(['--browser', 'firefox']).browser).toBe('firefox');
