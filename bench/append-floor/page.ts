@@ -4,19 +4,7 @@
  */
 import { IndexedDbSessionService } from '../../src/index.js';
 import { makeEvents } from '../events.js';
-
-export interface FloorTimes {
-  /** Every event in one transaction, sessions' records once: the raw contender's limit. */
-  limit: number;
-  /** An append's work by hand, one transaction per round: read the record, put the event and the record. */
-  floor: number;
-  /** The same without the record's read. */
-  noRead: number;
-  /** The events alone, in the same rounds: no session record at all. */
-  eventsOnly: number;
-  /** The store in this thread, each session awaiting its `appendEvent`s. */
-  store: number;
-}
+import { type FloorTimes, SHAPES, type Shape, type Way } from './shapes.js';
 
 declare global {
   interface Window {
@@ -26,23 +14,27 @@ declare global {
 
 const relaxed = { durability: 'relaxed' } as const;
 
-/** A database with the store's sessions and events stores and indexes (src/store/database.ts), or the raw contender's. */
-function open(name: string, storeShape: boolean): Promise<IDBDatabase> {
+/** The raw contender's database (no shape), or one shaped as `shape` says. */
+function open(name: string, shape?: Shape): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
     const request = indexedDB.open(name, 1);
     request.onupgradeneeded = () => {
       const db = request.result;
       const sessions = db.createObjectStore('sessions', { keyPath: ['appName', 'userId', 'id'] });
-      if (storeShape) {
-        sessions.createIndex('byAppTime', ['appName', 'lastUpdateTime', 'id', 'userId'], { unique: true });
-        sessions.createIndex('byUserTime', ['appName', 'userId', 'lastUpdateTime', 'id'], { unique: true });
-        const events = db.createObjectStore('events', { keyPath: ['uid', 'seq'] });
-        events.createIndex('byId', ['uid', 'id'], { unique: true });
-        events.createIndex('byTime', ['uid', 'timestamp']);
-      } else {
+      if (!shape) {
         sessions.createIndex('byUserTime', ['appName', 'userId', 'lastUpdateTime']);
         db.createObjectStore('events');
+        return;
       }
+      if (shape.record === 'indexed' || shape.record === 'small-indexed') {
+        sessions.createIndex('byAppTime', ['appName', 'lastUpdateTime', 'id', 'userId'], { unique: true });
+      }
+      if (shape.record !== 'small' && shape.record !== 'none') {
+        sessions.createIndex('byUserTime', ['appName', 'userId', 'lastUpdateTime', 'id'], { unique: true });
+      }
+      const events = db.createObjectStore('events', { keyPath: ['uid', 'seq'] });
+      if (shape.eventIndexes >= 1) events.createIndex('byId', ['uid', 'id'], { unique: true });
+      if (shape.eventIndexes >= 2) events.createIndex('byTime', ['uid', 'timestamp']);
     };
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
@@ -55,7 +47,7 @@ const committed = (tx: IDBTransaction): Promise<void> =>
     tx.onerror = tx.onabort = () => reject(tx.error);
   });
 
-const record = (s: number, seq: number, lastUpdateTime: number, state: Record<string, unknown>) => ({
+const record = (s: number, seq: number, lastUpdateTime: number, state?: Record<string, unknown>) => ({
   appName: 'a',
   userId: 'u',
   id: `s${s}`,
@@ -63,7 +55,7 @@ const record = (s: number, seq: number, lastUpdateTime: number, state: Record<st
   lastUpdateTime,
   revision: seq,
   nextSeq: seq,
-  state,
+  ...(state && { state }),
 });
 
 async function timed(db: IDBDatabase, work: () => Promise<void>): Promise<number> {
@@ -79,7 +71,7 @@ window.appendFloor = {
     const events = Array.from({ length: sessions }, (_, s) => makeEvents(s, 0, count, 1000));
     const tag = `${Date.now()}-${Math.random()}`;
 
-    const raw = await open(`limit-${tag}`, false);
+    const raw = await open(`limit-${tag}`);
     const limit = await timed(raw, async () => {
       const tx = raw.transaction(['events', 'sessions'], 'readwrite', relaxed);
       events.forEach((list, s) => {
@@ -91,8 +83,9 @@ window.appendFloor = {
       await committed(tx);
     });
 
-    const rounds = async (read: boolean, writeRecord: boolean): Promise<number> => {
-      const db = await open(`floor-${read}-${writeRecord}-${tag}`, true);
+    const rounds = async (name: string, shape: Shape): Promise<number> => {
+      const db = await open(`${name}-${tag}`, shape);
+      const small = shape.record !== 'indexed';
       const setup = db.transaction('sessions', 'readwrite');
       for (let s = 0; s < sessions; s++) setup.objectStore('sessions').put(record(s, 0, 0, {}));
       await committed(setup);
@@ -101,7 +94,7 @@ window.appendFloor = {
           const tx = db.transaction(['events', 'sessions'], 'readwrite', relaxed);
           events.forEach((list, s) => {
             const event = list[seq] as (typeof list)[number];
-            if (read) tx.objectStore('sessions').get(['a', 'u', `s${s}`]);
+            if (shape.read) tx.objectStore('sessions').get(['a', 'u', `s${s}`]);
             tx.objectStore('events').put({
               uid: `uid${s}`,
               seq,
@@ -109,17 +102,17 @@ window.appendFloor = {
               timestamp: event.timestamp,
               json: JSON.stringify(event),
             });
-            if (writeRecord) {
-              tx.objectStore('sessions').put(record(s, seq + 1, event.timestamp, event.actions?.stateDelta ?? {}));
+            if (shape.record !== 'none') {
+              const state = small ? undefined : (event.actions?.stateDelta ?? {});
+              tx.objectStore('sessions').put(record(s, seq + 1, event.timestamp, state));
             }
           });
           await committed(tx);
         }
       });
     };
-    const floor = await rounds(true, true);
-    const noRead = await rounds(false, true);
-    const eventsOnly = await rounds(false, false);
+    const times: Partial<FloorTimes> = { limit };
+    for (const [name, shape] of Object.entries(SHAPES)) times[name as Way] = await rounds(name, shape);
 
     const service = new IndexedDbSessionService({ dbName: `store-${tag}` });
     const handles = await Promise.all(
@@ -133,6 +126,7 @@ window.appendFloor = {
     );
     const store = performance.now() - started;
     await service.close();
-    return { limit, floor, noRead, eventsOnly, store };
+    times.store = store;
+    return times as FloorTimes;
   },
 };

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { chromium } from 'playwright';
 import { createServer } from 'vite';
 import { chromiumArgs, chromiumPath } from '../../scripts/engines/index.js';
-import type { FloorTimes } from './page.js';
+import { type FloorTimes, WAYS } from './shapes.js';
 
 const option = (flag: string, fallback: number): number => {
   const at = process.argv.indexOf(flag);
@@ -57,10 +57,10 @@ try {
   console.log(
     `${sessions} sessions x ${events} awaited appends, ${reps} repetitions after a warm-up, load ${os.loadavg()[0]?.toFixed(2)}`,
   );
-  for (const way of ['limit', 'floor', 'noRead', 'eventsOnly', 'store'] as const) {
+  for (const way of WAYS) {
     const ms = median(times.map((t) => t[way]));
     const ratio = median(times.map((t) => t[way] / t.limit));
-    console.log(`${way.padEnd(10)} ${ms.toFixed(0).padStart(7)} ms   ${ratio.toFixed(2)}x the limit`);
+    console.log(`${way.padEnd(12)} ${ms.toFixed(0).padStart(7)} ms   ${ratio.toFixed(2)}x the limit`);
   }
   console.log(`store over the hand-coded floor: ${median(times.map((t) => t.store / t.floor)).toFixed(2)}x`);
 } finally {

@@ -1,0 +1,30 @@
+/** The ways the append-floor bench writes the awaited-appends workload (page.ts runs them, run.ts reports them). */
+
+/** Each way's milliseconds; the ways are named in `WAYS`. */
+export type FloorTimes = Record<Way, number>;
+
+/**
+ * The ways of writing, besides the limit and the store: what an append does by hand in one
+ * transaction per round, and the same with parts of its work left out or reshaped.
+ */
+export const SHAPES = {
+  /** Read the session record, put the event (two indexes) and the record (two listing indexes). */
+  floor: { read: true, record: 'indexed', eventIndexes: 2 },
+  /** The same without the record's read. */
+  noRead: { read: false, record: 'indexed', eventIndexes: 2 },
+  /** The record without its state (a small head record), still with its two listing indexes. */
+  smallRecord: { read: true, record: 'small-indexed', eventIndexes: 2 },
+  /** A small head record with one listing index (by user and time). */
+  oneListing: { read: true, record: 'small-one-index', eventIndexes: 2 },
+  /** A small head record with no index: listings would read every head and sort. */
+  headOnly: { read: true, record: 'small', eventIndexes: 2 },
+  /** A small unindexed head; the events keep only their id index. */
+  headById: { read: true, record: 'small', eventIndexes: 1 },
+  /** The events alone (two indexes), no session record at all. */
+  eventsOnly: { read: false, record: 'none', eventIndexes: 2 },
+  /** The events alone with no index: the cost of a transaction and a put. */
+  bare: { read: false, record: 'none', eventIndexes: 0 },
+} as const;
+export type Shape = (typeof SHAPES)[keyof typeof SHAPES];
+export const WAYS = ['limit', ...(Object.keys(SHAPES) as (keyof typeof SHAPES)[]), 'store'] as const;
+export type Way = (typeof WAYS)[number];
