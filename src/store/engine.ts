@@ -42,7 +42,7 @@ import { DEFAULT_DB_NAME } from './defaults.js';
 import { GroupQueue, type Settled } from './group-commit.js';
 import { bound, type Db } from './idb/index.js';
 import { commitImport, type ImportExtra } from './import.js';
-import { readEvents, readEventsOf, readPage, readUsers } from './reads.js';
+import { type Place, readAhead, readEvents, readPage, readUsers } from './reads.js';
 import {
   ALL_STORES,
   type AppRecord,
@@ -94,10 +94,10 @@ const strictness: Record<Durability, number> = {
   strict: 2,
 };
 
-/** Most session uids an engine remembers for its reads. */
+/** Most session places an engine remembers for its reads. */
 export { DEFAULT_DB_NAME };
 
-const REMEMBERED_UIDS = 10_000;
+const REMEMBERED_PLACES = 10_000;
 /** Most session records an engine remembers for its appends. */
 const REMEMBERED_RECORDS = 1_000;
 const sessionKeyString = (appName: string, userId: string, sessionId: string): string =>
@@ -129,8 +129,8 @@ export class StoreEngine implements Backend {
   private readonly upgrades: readonly UpgradeStep[] | undefined;
   private readonly closeListeners = new Set<(error: StoreClosedError) => void>();
   private readonly commitListeners = new Set<(changes: readonly StoreChange[]) => void>();
-  /** The uid last seen per session key, so reads can skip a round trip (see `getSession`). */
-  private readonly uids = new Map<string, string>();
+  /** Where each session was last seen, so reads can skip a round trip (see `readSession`). */
+  private readonly places = new Map<string, Place>();
   /** The session record last committed per uid, so an append need not wait for its read (see `commitGroup`). */
   private readonly records = new Map<string, SessionRecord>();
 
@@ -292,30 +292,28 @@ export class StoreEngine implements Backend {
     const key = sessionKeyString(appName, userId, sessionId);
     return this.run(async (db) => {
       const tx = db.transaction(ALL_STORES, 'readonly');
-      const guess = this.uids.get(key);
+      const place = this.places.get(key);
       const reads = Promise.all([
         tx.objectStore('sessions').get([appName, userId, sessionId]),
         tx.objectStore('appState').get(appName),
         tx.objectStore('userState').get([appName, userId]),
       ]);
-      const guessed = guess === undefined ? undefined : readEventsOf(tx, guess, config);
-      // A wrong guess is dropped, and so is its failure: the second read answers.
-      guessed?.catch(() => {});
+      const ahead = place && readAhead(tx, place, config);
       const [record, app, user] = await reads;
       if (!record) {
-        this.uids.delete(key);
+        this.places.delete(key);
         return undefined;
       }
-      this.rememberUid(key, record.uid);
-      const events = guessed && guess === record.uid ? await guessed : await readEvents(tx, record, config);
+      this.rememberPlace(key, record);
+      const events = (await ahead?.(record)) ?? (await readEvents(tx, record, config));
       return { record, app: app?.state ?? {}, user: user?.state ?? {}, events };
     });
   }
 
   /** Bounded: past the limit the memory starts over, which costs only a second round per read. */
-  private rememberUid(key: string, uid: string): void {
-    if (this.uids.size >= REMEMBERED_UIDS && !this.uids.has(key)) this.uids.clear();
-    this.uids.set(key, uid);
+  private rememberPlace(key: string, place: Place): void {
+    if (this.places.size >= REMEMBERED_PLACES && !this.places.has(key)) this.places.clear();
+    this.places.set(key, { uid: place.uid, ...(place.nextSeq !== undefined && { nextSeq: place.nextSeq }) });
   }
 
   listSessions(request: ListSessionsRequest): Promise<ListedSessions> {
@@ -355,7 +353,7 @@ export class StoreEngine implements Backend {
           userStates.set(u, found[i]?.state ?? {});
         });
       }
-      for (const r of records) this.rememberUid(sessionKeyString(r.appName, r.userId, r.id), r.uid);
+      for (const r of records) this.rememberPlace(sessionKeyString(r.appName, r.userId, r.id), r);
       const loaded = records.map((r) => toLoaded(r, app?.state ?? {}, userStates.get(r.userId) ?? {}, []));
       return {
         sessions: loaded.map((l) => l.session),
@@ -383,7 +381,7 @@ export class StoreEngine implements Backend {
       deleted = await this.run((db) => removeSession(db, request, false));
       if (deleted) await this.run((db) => decrementCounts(db, appName, userId)).catch(() => {});
     }
-    this.uids.delete(sessionKeyString(appName, userId, sessionId));
+    this.places.delete(sessionKeyString(appName, userId, sessionId));
     if (deleted) {
       this.emit([
         {
@@ -448,7 +446,7 @@ export class StoreEngine implements Backend {
       const appended = result.value;
       if (!appended) return;
       const uid = appended.outcome.ref?.uid;
-      if (uid) this.rememberUid(sessionKeyString(b.appName, b.userId, b.sessionId), uid);
+      if (uid) this.rememberPlace(sessionKeyString(b.appName, b.userId, b.sessionId), this.records.get(uid) ?? { uid });
       if (appended.change) changes.push(appended.change);
     });
     this.emit(changes);
@@ -459,7 +457,7 @@ export class StoreEngine implements Backend {
     results.forEach((result, i) => {
       const o = orders[i] as CreateOrder;
       if (!result.value) return;
-      this.rememberUid(sessionKeyString(o.appName, o.userId, o.id), result.value.record.uid);
+      this.rememberPlace(sessionKeyString(o.appName, o.userId, o.id), result.value.record);
       changes.push({
         type: 'created',
         appName: o.appName,

@@ -34,7 +34,6 @@ async function lastEvents(store: EventStore, rec: SessionRecord, n: number): Pro
  * that takes nothing but the uid; `undefined` for a window of recent events,
  * which is placed by the session record's counter (a backward read of `n`
  * records would not need it, but is slower than the forward range read).
- * Lets a read whose uid is known go out in the same round as the session record.
  */
 export function readEventsOf(
   tx: ReadTx,
@@ -54,6 +53,53 @@ export function readEventsOf(
       .then((records) => records.sort(bySeq));
   }
   return store.getAll(bound([uid, 0], [uid, Number.POSITIVE_INFINITY]));
+}
+
+/** Where a session's events ended when this engine last saw it: enough to place a read before its record arrives. */
+export interface Place {
+  uid: string;
+  /** The record's `nextSeq` then, when known. */
+  nextSeq?: number;
+}
+
+/** How many events a session may have gained since its place was taken for a window read ahead to still find the newest. */
+const AHEAD_SLACK = 64;
+
+/**
+ * The events `config` selects, read in the same round as the session record,
+ * from where the session was last seen (`place`). The returned function takes the
+ * record once it arrives and gives the events, or `undefined` when the record shows
+ * the read misplaced (another incarnation, or more than `AHEAD_SLACK` events newer
+ * than the place): then `readEvents` must read again. Sequence numbers only grow
+ * within an incarnation, so a window read from an older place starts early enough;
+ * it holds the window when it holds all of the window's records.
+ */
+export function readAhead(
+  tx: ReadTx,
+  place: Place,
+  config: GetSessionConfig | undefined,
+): ((record: SessionRecord) => Promise<EventRecord[] | undefined>) | undefined {
+  const { uid, nextSeq } = place;
+  const direct = readEventsOf(tx, uid, config);
+  if (direct) {
+    // A misplaced read is dropped, and so is its failure.
+    direct.catch(() => {});
+    return async (record) => (record.uid === uid ? direct : undefined);
+  }
+  if (nextSeq === undefined) return undefined;
+  const n = config?.numRecentEvents ?? 0;
+  const ahead = tx
+    .objectStore('events')
+    .getAll(bound([uid, Math.max(0, nextSeq - n)], [uid, Number.POSITIVE_INFINITY]), n + AHEAD_SLACK);
+  ahead.catch(() => {});
+  return async (record) => {
+    if (record.uid !== uid) return undefined;
+    const from = record.nextSeq - n;
+    const window = (await ahead).filter((r) => r.seq >= from);
+    if (window.length < Math.min(n, record.eventCount)) return undefined;
+    const after = config?.afterTimestamp;
+    return after === undefined ? window : window.filter((r) => r.timestamp >= after);
+  };
 }
 
 /** The events `config` selects, in append order (never by timestamp). */

@@ -1,8 +1,8 @@
 /**
- * An engine remembers each session's uid to read its events in the same round
- * as its record. That memory goes stale when another instance deletes the
- * session and creates it again; reads must then still return the new session,
- * whatever the read's filter.
+ * An engine remembers each session's uid, and where its events ended, to read
+ * its events in the same round as its record. That memory goes stale when
+ * another instance appends to the session, or deletes it and creates it again;
+ * reads must then still return the session as stored, whatever the read's filter.
  */
 import { describe, expect, it } from 'vitest';
 import type { Event, SessionService } from '../../src/index.js';
@@ -33,6 +33,34 @@ export function describeRememberedUid(label: string, openTwo: () => [SessionServ
 
       await b.deleteSession(key);
       expect(await a.getSession(key)).toBeUndefined();
+      await a.close();
+      await b.close();
+    });
+
+    it('return the newest events in a window after another instance appended a few, or many', async () => {
+      const [a, b] = openTwo();
+      const session = await a.createSession(key);
+      const appendTo = async (service: SessionService, from: number, count: number) => {
+        const current = (await service.getSession(key)) as typeof session;
+        await Promise.all(
+          Array.from({ length: count }, (_, k) =>
+            service.appendEvent({ session: current, event: event(`e${from + k}`, from + k) }),
+          ),
+        );
+      };
+      const recent = async (config: { numRecentEvents: number; afterTimestamp?: number }) =>
+        (await a.getSession({ ...key, config }))?.events.map((e) => e.id);
+      await appendTo(a, 0, 10);
+      // `a` now remembers the session as 10 events long.
+      expect(await recent({ numRecentEvents: 3 })).toEqual(['e7', 'e8', 'e9']);
+
+      await appendTo(b, 10, 5);
+      expect(await recent({ numRecentEvents: 3 })).toEqual(['e12', 'e13', 'e14']);
+      await appendTo(b, 15, 300);
+      expect(await recent({ numRecentEvents: 3 })).toEqual(['e312', 'e313', 'e314']);
+      await appendTo(b, 315, 2);
+      expect(await recent({ numRecentEvents: 4, afterTimestamp: 314 })).toEqual(['e314', 'e315', 'e316']);
+      expect(await recent({ numRecentEvents: 400 })).toHaveLength(317);
       await a.close();
       await b.close();
     });
