@@ -67,7 +67,7 @@ function sharedWrites(b: AppendBatch): { app: boolean; user: boolean } {
   return { app, user };
 }
 
-/** True if `error` is the unique event-id index refusing an event written blind (its id is already stored). */
+/** True if `error` is a unique key or index refusing a record written blind (an event or session id already stored). */
 export function isDuplicateId(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConstraintError';
 }

@@ -36,8 +36,17 @@ const exists = (o: CreateOrder): AlreadyExistsError =>
  * Writes `orders` in one transaction, in order: a later create of a group sees
  * the shared state and counts the earlier ones left. Must reject if the
  * transaction aborts; then none of the group is stored.
+ *
+ * `blind` skips looking up whether each id is stored, which saves a read per
+ * create: the `add` of a stored id then makes the whole transaction abort with a
+ * ConstraintError, and the caller must write the group again with lookups, where
+ * that create alone fails with `AlreadyExistsError`.
  */
-export async function commitCreates(db: Db<StoreSchema>, orders: CreateOrder[]): Promise<Settled<Created>[]> {
+export async function commitCreates(
+  db: Db<StoreSchema>,
+  orders: CreateOrder[],
+  blind: boolean,
+): Promise<Settled<Created>[]> {
   const tx = db.transaction(['sessions', 'appState', 'userState'], 'readwrite');
   const sessions = tx.objectStore('sessions');
   const appStore = tx.objectStore('appState');
@@ -49,7 +58,7 @@ export async function commitCreates(db: Db<StoreSchema>, orders: CreateOrder[]):
   const userReads = new Map<string, Promise<UserRecord | undefined>>();
   for (const o of orders) {
     const k = keyString([o.appName, o.userId, o.id]);
-    if (!found.has(k)) found.set(k, handled(sessions.getKey([o.appName, o.userId, o.id])));
+    if (!blind && !found.has(k)) found.set(k, handled(sessions.getKey([o.appName, o.userId, o.id])));
     if (!appReads.has(o.appName)) appReads.set(o.appName, handled(appStore.get(o.appName)));
     const uk = keyString([o.appName, o.userId]);
     if (!userReads.has(uk)) userReads.set(uk, handled(userStore.get([o.appName, o.userId])));
@@ -100,8 +109,9 @@ export async function commitCreates(db: Db<StoreSchema>, orders: CreateOrder[]):
   try {
     await tx.done;
   } catch (error) {
-    // Another writer slipped an equal key in: only possible for a group, which is then retried alone.
-    if (error instanceof Error && error.name === 'ConstraintError' && orders.length === 1) {
+    // Looked up, a stored id can only come from another writer slipping an equal key in: a group is
+    // then retried alone, and one create alone has its answer.
+    if (!blind && error instanceof Error && error.name === 'ConstraintError' && orders.length === 1) {
       return [{ error: exists(orders[0] as CreateOrder) }];
     }
     throw error;

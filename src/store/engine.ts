@@ -120,7 +120,7 @@ export class StoreEngine implements Backend {
   );
   private readonly creates = new GroupQueue<CreateOrder, Created>(
     {
-      write: (orders) => this.run((db) => commitCreates(db, orders)),
+      write: (orders) => this.writeCreates(orders),
       committed: (orders, results) => this.createsCommitted(orders, results),
     },
     MAX_GROUP,
@@ -404,6 +404,16 @@ export class StoreEngine implements Backend {
   appendEvents(batch: AppendBatch): Promise<AppendOutcome> {
     if (this.closedError) return Promise.reject(this.closedError);
     return this.appends.push(batch).then((written) => written.outcome);
+  }
+
+  /** First blind (see `commitCreates`); a group with an id already stored is written again with lookups. */
+  private async writeCreates(orders: CreateOrder[]): Promise<Settled<Created>[]> {
+    try {
+      return await this.run((db) => commitCreates(db, orders, true));
+    } catch (error) {
+      if (!isDuplicateId(error)) throw error;
+      return this.run((db) => commitCreates(db, orders, false));
+    }
   }
 
   /** First blind (see `commitGroup`); a group with an event id already stored is written again with lookups. */

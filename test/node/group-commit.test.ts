@@ -2,7 +2,7 @@
  * Group commit for creates and appends: writes waiting together share one
  * transaction, and each still succeeds or fails on its own.
  */
-import { IDBDatabase, IDBFactory } from 'fake-indexeddb';
+import { IDBDatabase, IDBFactory, IDBObjectStore } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AlreadyExistsError, IndexedDbSessionService, type Session, StaleSessionError } from '../../src/index.js';
 
@@ -55,9 +55,29 @@ describe('createSession group commit', () => {
     await store.close();
   });
 
+  it('writes creates blind: no lookup of their ids, one transaction', async () => {
+    const store = open();
+    await store.listApps();
+    writes = 0;
+    let lookups = 0;
+    const getKey = IDBObjectStore.prototype.getKey;
+    IDBObjectStore.prototype.getKey = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['getKey']>) {
+      lookups++;
+      return getKey.apply(this, args);
+    };
+    try {
+      await Promise.all(Array.from({ length: 50 }, (_, i) => store.createSession({ ...app, sessionId: `s${i}` })));
+    } finally {
+      IDBObjectStore.prototype.getKey = getKey;
+    }
+    expect([lookups, writes]).toEqual([0, 1]);
+    await store.close();
+  });
+
   it('fails only the creates whose id exists, stored before or earlier in the same group', async () => {
     const store = open();
     await store.createSession({ ...app, sessionId: 'old' });
+    writes = 0;
     const outcomes = await Promise.allSettled([
       store.createSession({ ...app, sessionId: 'one' }),
       store.createSession({ ...app, sessionId: 'old' }),
@@ -66,6 +86,8 @@ describe('createSession group commit', () => {
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
     for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(AlreadyExistsError);
+    // Blind, the stored id aborts the group; it goes again with lookups (not each create alone).
+    expect(writes).toBe(2);
     const listed = await store.listSessions(app);
     expect(listed.sessions.map((s) => s.id).sort()).toEqual(['old', 'one', 'two']);
     expect(listed.totalItems).toBe(3);
