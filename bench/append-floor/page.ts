@@ -2,7 +2,7 @@
  * The page of the append-floor bench (run.ts): the awaited-appends workload (sessions each
  * awaiting their appends) written four ways in one page, against one origin's IndexedDB.
  */
-import { IndexedDbSessionService } from '../../src/index.js';
+import { type Event, IndexedDbSessionService } from '../../src/index.js';
 import { makeEvents } from '../events.js';
 import { type FloorTimes, SHAPES, type Shape, type Way } from './shapes.js';
 
@@ -58,6 +58,15 @@ const record = (s: number, seq: number, lastUpdateTime: number, state?: Record<s
   ...(state && { state }),
 });
 
+/** An event as the store keeps it (src/store/records.ts). */
+const storedEvent = (s: number, seq: number, event: Event) => ({
+  uid: `uid${s}`,
+  seq,
+  id: event.id,
+  timestamp: event.timestamp,
+  json: JSON.stringify(event),
+});
+
 async function timed(db: IDBDatabase, work: () => Promise<void>): Promise<number> {
   const started = performance.now();
   await work();
@@ -83,6 +92,17 @@ window.appendFloor = {
       await committed(tx);
     });
 
+    const shaped = await open(`shaped-${tag}`, SHAPES.floor);
+    const shapedLimit = await timed(shaped, async () => {
+      const tx = shaped.transaction(['events', 'sessions'], 'readwrite', relaxed);
+      events.forEach((list, s) => {
+        for (const [seq, event] of list.entries()) tx.objectStore('events').put(storedEvent(s, seq, event));
+        const last = list.at(-1);
+        tx.objectStore('sessions').put(record(s, count, last?.timestamp ?? 0, last?.actions?.stateDelta ?? {}));
+      });
+      await committed(tx);
+    });
+
     const rounds = async (name: string, shape: Shape): Promise<number> => {
       const db = await open(`${name}-${tag}`, shape);
       const small = shape.record !== 'indexed';
@@ -95,13 +115,7 @@ window.appendFloor = {
           events.forEach((list, s) => {
             const event = list[seq] as (typeof list)[number];
             if (shape.read) tx.objectStore('sessions').get(['a', 'u', `s${s}`]);
-            tx.objectStore('events').put({
-              uid: `uid${s}`,
-              seq,
-              id: event.id,
-              timestamp: event.timestamp,
-              json: JSON.stringify(event),
-            });
+            tx.objectStore('events').put(storedEvent(s, seq, event));
             if (shape.record !== 'none') {
               const state = small ? undefined : (event.actions?.stateDelta ?? {});
               tx.objectStore('sessions').put(record(s, seq + 1, event.timestamp, state));
@@ -111,7 +125,7 @@ window.appendFloor = {
         }
       });
     };
-    const times: Partial<FloorTimes> = { limit };
+    const times: Partial<FloorTimes> = { limit, shapedLimit };
     for (const [name, shape] of Object.entries(SHAPES)) times[name as Way] = await rounds(name, shape);
 
     const service = new IndexedDbSessionService({ dbName: `store-${tag}` });

@@ -1,10 +1,10 @@
 /**
  * How far awaited appends can go with the work an append does: 100 sessions each awaiting 100
- * appends, written (1) all in one transaction (the limit the main bench divides by), (2) by hand
- * with an append's work in one transaction per round of 100 (read the session record, put the
- * event as JSON text with its two indexes, put the record with its two), (3) the same without the
- * read, (4) the events alone in those rounds, and (5) by this store in the page's thread. One
- * Chromium page, on-disk profile, the ways interleaved within each repetition.
+ * appends, written all in one transaction (the limit the main bench divides by, and the same in the
+ * store's shape), by hand in one transaction per round of 100 with an append's work and with parts
+ * of it left out or reshaped (shapes.ts names each way), and by this store in the page's thread. One
+ * Chromium page, on-disk profile, the ways interleaved within each repetition. `--sessions 1` makes
+ * it the sequential case: one session awaiting each append.
  *
  *   npx tsx bench/append-floor/run.ts [--reps 5] [--sessions 100] [--events 100]
  *

@@ -26,5 +26,11 @@ export const SHAPES = {
   bare: { read: false, record: 'none', eventIndexes: 0 },
 } as const;
 export type Shape = (typeof SHAPES)[keyof typeof SHAPES];
-export const WAYS = ['limit', ...(Object.keys(SHAPES) as (keyof typeof SHAPES)[]), 'store'] as const;
+/**
+ * `limit`: every event in one transaction as the raw contender writes them (no index, the records
+ * once); `shapedLimit`: the same in one transaction, in the store's shape (events as JSON text with
+ * their two indexes, each session's record with its state and two listing indexes, once): the
+ * floor of appends issued all at once, which group commit writes in one transaction.
+ */
+export const WAYS = ['limit', 'shapedLimit', ...(Object.keys(SHAPES) as (keyof typeof SHAPES)[]), 'store'] as const;
 export type Way = (typeof WAYS)[number];
