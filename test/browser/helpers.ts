@@ -17,6 +17,9 @@ export const driverLacks = {
   onDiskQuota: server.provider !== 'playwright',
 };
 
+/** The engine this run drives (`chromium`, `firefox`, `webkit`), for reports' labels. */
+export const engineName: string = server.browser;
+
 let counter = 0;
 export const uniqueDbName = (prefix: string): string => `${prefix}-${Date.now()}-${counter++}`;
 

@@ -28,7 +28,7 @@ import {
   TYPED_CODES,
 } from '../../reliability/raw-host.js';
 import { report } from '../../reliability/scale.js';
-import { dedicatedClient, deleteDatabase, uniqueDbName } from '../helpers.js';
+import { dedicatedClient, deleteDatabase, engineName, uniqueDbName } from '../helpers.js';
 import { scale } from './scale.js';
 
 function prefixed(codes: Record<string, number>): Record<string, number> {
@@ -70,7 +70,7 @@ describe('bad-input fuzzing', () => {
           universe,
         });
         expect(client.closed).toBe(false);
-        report('fuzz chromium, worker client', {
+        report(`fuzz ${engineName}, worker client`, {
           seed: scale.seed,
           malformed: stats.tried,
           oddButValidAccepted: odd,
@@ -140,7 +140,7 @@ describe('bad-input fuzzing', () => {
         };
         expect(app.value).toEqual({ ok: true, value: { a: 1 } });
         expect(await dumpStore(client, universe)).toBe(before);
-        report('fuzz chromium, raw messages to a worker', {
+        report(`fuzz ${engineName}, raw messages to a worker`, {
           seed: scale.seed,
           malformed: stats.tried,
           unsendable,

@@ -16,7 +16,7 @@ import {
   statsFigures,
 } from '../../reliability/model-run.js';
 import { report } from '../../reliability/scale.js';
-import { dedicatedClient, deleteDatabase, uniqueDbName } from '../helpers.js';
+import { dedicatedClient, deleteDatabase, engineName, uniqueDbName } from '../helpers.js';
 import { scale } from './scale.js';
 
 describe('model-based random testing', () => {
@@ -47,7 +47,7 @@ describe('model-based random testing', () => {
         }),
         { seed: scale.seed, numRuns: scale.browserModelRuns },
       );
-      report('model-based chromium, dedicated-worker clients', { seed: scale.seed, runs, ...statsFigures(stats) });
+      report(`model-based ${engineName}, dedicated-worker clients`, { seed: scale.seed, runs, ...statsFigures(stats) });
     },
     scale.timeoutMs,
   );
@@ -80,7 +80,7 @@ describe('model-based random testing', () => {
         }),
         { seed: scale.seed, numRuns: Math.ceil(scale.isolationRuns / 3) },
       );
-      report('isolation chromium', {
+      report(`isolation ${engineName}`, {
         seed: scale.seed,
         runs,
         commands: stats.commands,
