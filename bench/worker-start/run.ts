@@ -2,7 +2,8 @@
  * Worker start-up, A/B: builds of the store's worker folder (a `dist/worker/` copied aside per
  * version) started in turn in one Chromium page, interleaved so a burst of load from elsewhere
  * slows every contender alike. Each worker has a module map of its own, so each start loads and
- * runs its modules again, from the HTTP cache (and V8's code cache once warm): a returning visit.
+ * runs its modules again, from the HTTP cache (revalidated, see serve.ts; V8's code cache once warm):
+ * a returning visit.
  *
  *   npm run build:lib && cp -r dist/worker /tmp/after   # and the same on the other version
  *   npx tsx bench/worker-start/run.ts before=/tmp/before after=/tmp/after --reps 40
@@ -11,14 +12,11 @@
  * and to the first read answered, an empty module worker's start as the floor, and each
  * folder's per-repetition ratio to the first one's. The page's client is this repo's dist/.
  */
-import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium } from 'playwright';
 import { chromiumArgs, chromiumPath } from '../../scripts/engines/index.js';
+import { importMapScript, serve } from './serve.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const args = process.argv.slice(2);
 const repsAt = args.indexOf('--reps');
 const reps = repsAt >= 0 ? Number(args.splice(repsAt, 2)[1]) : 40;
@@ -30,14 +28,7 @@ if (folders.length === 0 || !Number.isInteger(reps) || reps < 1) {
   throw new Error('usage: tsx bench/worker-start/run.ts [name=]dir [[name=]dir …] [--reps N]');
 }
 
-const importMap = {
-  imports: {
-    'idb-adk-sessions': '/dist/index.js',
-    comlink: '/node_modules/comlink/dist/esm/comlink.mjs',
-    'zod/mini': '/node_modules/zod/mini/index.js',
-  },
-};
-const page = `<!doctype html><script type="importmap">${JSON.stringify(importMap)}</script>
+const page = `<!doctype html>${importMapScript}
 <script type="module">
 import { openSessionStore } from 'idb-adk-sessions';
 window.start = async (url, dbName) => {
@@ -58,27 +49,8 @@ window.floor = (url) => new Promise((resolve) => {
 window.loaded = true;
 </script>`;
 
-const served: Record<string, string> = {
-  '/dist/': path.join(root, 'dist'),
-  '/node_modules/': path.join(root, 'node_modules'),
-  ...Object.fromEntries(folders.map((f, i) => [`/w${i}/`, f.dir])),
-};
-const server = createServer(async (request, response) => {
-  const { pathname } = new URL(request.url ?? '/', 'http://localhost');
-  if (pathname === '/') return response.writeHead(200, { 'content-type': 'text/html' }).end(page);
-  if (pathname === '/empty.js')
-    return response.writeHead(200, { 'content-type': 'text/javascript' }).end('postMessage(0)');
-  const prefix = Object.keys(served).find((p) => pathname.startsWith(p));
-  const file = prefix && path.join(served[prefix] as string, pathname.slice(prefix.length));
-  try {
-    const body = await readFile(file as string);
-    response.writeHead(200, { 'content-type': 'text/javascript' }).end(body);
-  } catch {
-    response.writeHead(404).end();
-  }
-});
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const server = await serve(page, Object.fromEntries(folders.map((f, i) => [`/w${i}/`, f.dir])));
+const origin = server.origin;
 const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
 
 declare global {
