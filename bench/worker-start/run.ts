@@ -10,7 +10,9 @@
  *
  * Reports, per folder, the median time from `new Worker` to the worker's first answer (hello)
  * and to the first read answered, an empty module worker's start as the floor, and each
- * folder's per-repetition ratio to the first one's. The page's client is this repo's dist/.
+ * folder's per-repetition ratios (median) to the first one's, for both. `--gap ms` waits that long
+ * between the first answer and the read, as an app busy with its own start-up does (the read's
+ * figure includes the gap). The page's client is this repo's dist/.
  */
 import path from 'node:path';
 import { chromium } from 'playwright';
@@ -20,22 +22,25 @@ import { importMapScript, serve } from './serve.js';
 const args = process.argv.slice(2);
 const repsAt = args.indexOf('--reps');
 const reps = repsAt >= 0 ? Number(args.splice(repsAt, 2)[1]) : 40;
+const gapAt = args.indexOf('--gap');
+const gap = gapAt >= 0 ? Number(args.splice(gapAt, 2)[1]) : 0;
 const folders = args.map((arg) => {
   const [name, dir] = arg.includes('=') ? (arg.split('=', 2) as [string, string]) : [path.basename(arg), arg];
   return { name, dir: path.resolve(dir) };
 });
-if (folders.length === 0 || !Number.isInteger(reps) || reps < 1) {
-  throw new Error('usage: tsx bench/worker-start/run.ts [name=]dir [[name=]dir …] [--reps N]');
+if (folders.length === 0 || !Number.isInteger(reps) || reps < 1 || !(gap >= 0)) {
+  throw new Error('usage: tsx bench/worker-start/run.ts [name=]dir [[name=]dir …] [--reps N] [--gap ms]');
 }
 
 const page = `<!doctype html>${importMapScript}
 <script type="module">
 import { openSessionStore } from 'idb-adk-sessions';
-window.start = async (url, dbName) => {
+window.start = async (url, dbName, gap) => {
   const t0 = performance.now();
   const store = openSessionStore({ dbName, mode: 'dedicated', worker: url });
   await store.ready;
   const ready = performance.now() - t0;
+  if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
   await store.getSession({ appName: 'a', userId: 'u', sessionId: 's' });
   const read = performance.now() - t0;
   await store.close();
@@ -55,7 +60,7 @@ const browser = await chromium.launch({ executablePath: chromiumPath, args: chro
 
 declare global {
   interface Window {
-    start(url: string, dbName: string): Promise<{ ready: number; read: number }>;
+    start(url: string, dbName: string, gap: number): Promise<{ ready: number; read: number }>;
     floor(url: string): Promise<number>;
   }
 }
@@ -73,7 +78,11 @@ try {
     const empty = await tab.evaluate((url) => window.floor(url), '/empty.js');
     if (rep >= warmUp) floor.push(empty);
     for (const i of order) {
-      const r = await tab.evaluate(([url, db]) => window.start(url, db), [`/w${i}/store.js`, `start-${i}`] as const);
+      const r = await tab.evaluate(([url, db, wait]) => window.start(url, db, wait), [
+        `/w${i}/store.js`,
+        `start-${i}`,
+        gap,
+      ] as const);
       if (rep < warmUp) continue;
       ready[i]?.push(r.ready);
       read[i]?.push(r.read);
@@ -82,11 +91,12 @@ try {
   const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
   const ms = (x: number): string => `${x.toFixed(1)} ms`;
   console.log(`${reps} repetitions after ${warmUp} warm-ups; an empty module worker answers in ${ms(median(floor))}`);
+  const ratio = (xs: number[][], i: number): string =>
+    median((xs[i] ?? []).map((x, rep) => x / (xs[0]?.[rep] ?? Number.NaN))).toFixed(2);
   folders.forEach((f, i) => {
-    const ratio = (ready[i] ?? []).map((x, rep) => x / (ready[0]?.[rep] ?? Number.NaN));
     console.log(
       `${f.name}: first answer ${ms(median(ready[i] ?? []))}, first read ${ms(median(read[i] ?? []))}` +
-        (i > 0 ? `, ${median(ratio).toFixed(2)}x ${folders[0]?.name}'s first answer (median per repetition)` : ''),
+        (i > 0 ? `; per repetition, ${ratio(ready, i)}x and ${ratio(read, i)}x ${folders[0]?.name}'s` : ''),
     );
   });
 } finally {

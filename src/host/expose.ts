@@ -155,6 +155,8 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
 /** Exposes `host` on `endpoint`, behind the guard that lets only calls of its methods through. */
 function serve(host: HostApi, endpoint: Endpoint): void {
   expose(host, guardEndpoint(endpoint, host));
+  // Asked for now, so the browser grants it while the first message is still on its way, not after.
+  void holdLifeLock();
 }
 
 /**
