@@ -6,10 +6,11 @@
  * are never taken from zod's output: zod copies objects and drops `__proto__`
  * keys, while the store keeps every key as written.
  *
- * Schemas are `z.lazy`: each is built on its first parse, not when this module
- * loads. Building them all was the largest part of the worker's start-up, and a
- * worker's first answers need two or three of them. Only what other modules
- * extend or take apart (`id`, `count`, `sessionKeySchema`) is built at load.
+ * Schemas are built on first use, not when this module loads: building them all
+ * was the largest part of the worker's start-up, and its first answers need two
+ * or three. So each is a function that builds it once (`validate` takes either
+ * form). Only what other modules extend or take apart (`sessionKeySchema`, with
+ * `id`) is built at load.
  */
 import * as z from 'zod/mini';
 import { InvalidInputError } from './errors.js';
@@ -30,8 +31,21 @@ const id = z.string().check(
   z.maxLength(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`),
   z.refine((s) => s.trim() === s, 'must not have surrounding whitespace'),
 );
-const count = z.number().check(z.int('must be an integer'), z.nonnegative('must not be negative'));
 const opt = z.optional;
+
+/** `build`'s schema, built on the first call and the same one after. */
+function built<S extends z.ZodMiniType>(build: () => S): () => S {
+  let schema: S | undefined;
+  return () => {
+    schema ??= build();
+    return schema;
+  };
+}
+
+const count = built(() => z.number().check(z.int('must be an integer'), z.nonnegative('must not be negative')));
+
+/** A schema, or the function that builds it on first use. */
+type SchemaOf<S extends z.ZodMiniType> = S | (() => S);
 
 type Ctx = { addIssue(issue: { code: 'custom'; message: string; path?: PropertyKey[] }): void };
 
@@ -54,11 +68,11 @@ function measuredJson(value: unknown, ctx: Ctx, options?: CheckJsonOptions): voi
 /** A plain object of JSON values; keys are kept exactly, `__proto__` included. */
 const jsonObject = () => z.custom<Record<string, unknown>>(isPlainObject, 'must be a plain object');
 
-const stateObject = z.lazy(() => jsonObject().check(z.superRefine((value, ctx) => measuredJson(value, ctx))));
+const stateObject = built(() => jsonObject().check(z.superRefine((value, ctx) => measuredJson(value, ctx))));
 
 const anyRecord = () => z.record(z.string(), z.unknown());
 
-const functionCall = z.lazy(() =>
+const functionCall = built(() =>
   z.object({
     id: opt(z.string()),
     name: opt(z.string()),
@@ -66,7 +80,7 @@ const functionCall = z.lazy(() =>
   }),
 );
 
-const functionResponse = z.lazy(() =>
+const functionResponse = built(() =>
   z.object({
     id: opt(z.string()),
     name: opt(z.string()),
@@ -75,21 +89,21 @@ const functionResponse = z.lazy(() =>
 );
 
 /** One part of a message. Unknown kinds of part are kept as they are. */
-export const partSchema = z.lazy(() =>
+export const partSchema = built(() =>
   z.object({
     text: opt(z.string()),
     thought: opt(z.boolean()),
-    functionCall: opt(functionCall),
-    functionResponse: opt(functionResponse),
+    functionCall: opt(functionCall()),
+    functionResponse: opt(functionResponse()),
     inlineData: opt(z.object({ mimeType: opt(z.string()), data: opt(z.string()) })),
     fileData: opt(z.object({ mimeType: opt(z.string()), fileUri: opt(z.string()) })),
   }),
 );
 
-export const contentSchema = z.lazy(() =>
+export const contentSchema = built(() =>
   z.object({
     role: opt(z.string()),
-    parts: opt(z.array(partSchema)),
+    parts: opt(z.array(partSchema())),
   }),
 );
 
@@ -98,7 +112,7 @@ export const contentSchema = z.lazy(() =>
  * `undefined` would be ambiguous (delete? store?): it is rejected; `null` is the
  * value that stores "nothing".
  */
-const stateDelta = z.lazy(() =>
+const stateDelta = built(() =>
   jsonObject().check(
     z.superRefine((delta, ctx) => {
       for (const key of Object.keys(delta)) {
@@ -115,9 +129,9 @@ const stateDelta = z.lazy(() =>
   ),
 );
 
-export const eventActionsSchema = z.lazy(() =>
+export const eventActionsSchema = built(() =>
   z.object({
-    stateDelta: opt(stateDelta),
+    stateDelta: opt(stateDelta()),
     artifactDelta: opt(z.record(z.string(), z.number())),
     requestedAuthConfigs: opt(anyRecord()),
     requestedToolConfirmations: opt(anyRecord()),
@@ -132,14 +146,14 @@ export const eventActionsSchema = z.lazy(() =>
  * An ADK event. Only `id` and `timestamp` (epoch ms) are required; every other
  * field, known or not, is stored and returned unchanged.
  */
-export const eventShape = z.lazy(() =>
+export const eventShape = built(() =>
   z.object({
     id,
     invocationId: opt(z.string()),
     author: opt(z.string()),
     timestamp: z.number().check(z.nonnegative('must not be negative')),
-    content: opt(contentSchema),
-    actions: opt(eventActionsSchema),
+    content: opt(contentSchema()),
+    actions: opt(eventActionsSchema()),
     partial: opt(z.boolean()),
     turnComplete: opt(z.boolean()),
     branch: opt(z.string()),
@@ -157,8 +171,8 @@ export const eventShape = z.lazy(() =>
  * The plain-JSON check must see the raw input: refinements on an object schema
  * get zod's copy, which has already dropped unknown and `__proto__` keys.
  */
-export const eventSchema = z.lazy(() =>
-  z.pipe(z.unknown().check(z.superRefine((value, ctx) => measuredJson(value, ctx, EVENT_JSON))), eventShape),
+export const eventSchema = built(() =>
+  z.pipe(z.unknown().check(z.superRefine((value, ctx) => measuredJson(value, ctx, EVENT_JSON))), eventShape()),
 );
 
 export const sessionKeySchema = z.object({
@@ -167,35 +181,35 @@ export const sessionKeySchema = z.object({
   sessionId: id,
 });
 
-export const createSessionRequestSchema = z.lazy(() =>
+export const createSessionRequestSchema = built(() =>
   z.object({
     appName: id,
     userId: id,
-    state: opt(stateObject),
+    state: opt(stateObject()),
     sessionId: opt(id),
   }),
 );
 
-export const getSessionConfigSchema = z.lazy(() =>
+export const getSessionConfigSchema = built(() =>
   z.object({
-    numRecentEvents: opt(count),
+    numRecentEvents: opt(count()),
     afterTimestamp: opt(z.number()),
   }),
 );
 
-export const getSessionRequestSchema = z.lazy(() =>
+export const getSessionRequestSchema = built(() =>
   z.extend(sessionKeySchema, {
-    config: opt(getSessionConfigSchema),
+    config: opt(getSessionConfigSchema()),
   }),
 );
 
-export const listSessionsRequestSchema = z.lazy(() =>
+export const listSessionsRequestSchema = built(() =>
   z
     .object({
       appName: id,
       userId: opt(id),
-      limit: opt(count),
-      offset: opt(count),
+      limit: opt(count()),
+      offset: opt(count()),
       page: opt(z.number().check(z.int('must be an integer'), z.minimum(1, 'must be at least 1'))),
       order: opt(z.enum(['asc', 'desc'])),
     })
@@ -208,7 +222,7 @@ export const listSessionsRequestSchema = z.lazy(() =>
 );
 
 /** The parts of a session object that `appendEvent` reads. */
-export const sessionSchema = z.lazy(() =>
+export const sessionSchema = built(() =>
   z.object({
     id,
     appName: id,
@@ -219,48 +233,48 @@ export const sessionSchema = z.lazy(() =>
   }),
 );
 
-export const durabilitySchema = z.lazy(() => z.enum(['strict', 'relaxed', 'default']));
+export const durabilitySchema = built(() => z.enum(['strict', 'relaxed', 'default']));
 
-export const appendEventRequestSchema = z.lazy(() =>
+export const appendEventRequestSchema = built(() =>
   z.object({
-    session: sessionSchema,
-    event: eventSchema,
-    durability: opt(durabilitySchema),
+    session: sessionSchema(),
+    event: eventSchema(),
+    durability: opt(durabilitySchema()),
   }),
 );
 
-export const sessionRefSchema = z.lazy(() =>
+export const sessionRefSchema = built(() =>
   z.object({
     uid: z.string().check(z.minLength(1, 'must not be empty')),
-    revision: count,
+    revision: count(),
   }),
 );
 
 /** An append batch as the worker host receives it; its events are validated one by one. */
-export const appendBatchSchema = z.lazy(() =>
+export const appendBatchSchema = built(() =>
   z.object({
     appName: id,
     userId: id,
     sessionId: id,
-    ref: z.nullable(sessionRefSchema),
+    ref: z.nullable(sessionRefSchema()),
     lastUpdateTime: z.number(),
     events: z.array(z.unknown()).check(z.maxLength(MAX_BATCH_EVENTS, `must hold at most ${MAX_BATCH_EVENTS} events`)),
-    durability: opt(durabilitySchema),
+    durability: opt(durabilitySchema()),
     allOrNothing: opt(z.literal(true)),
   }),
 );
 
 /** An `appendMany` message as the host receives it: each batch is validated (and fails) alone. */
-export const appendManySchema = z.lazy(() =>
+export const appendManySchema = built(() =>
   z.array(z.unknown()).check(z.maxLength(MAX_BATCHES, `must hold at most ${MAX_BATCHES} batches`)),
 );
 
-export const helloRequestSchema = z.lazy(() => z.object({ dbName: opt(id) }));
+export const helloRequestSchema = built(() => z.object({ dbName: opt(id) }));
 
-export const userStateRequestSchema = z.lazy(() => z.object({ appName: id, userId: id }));
+export const userStateRequestSchema = built(() => z.object({ appName: id, userId: id }));
 
 /** Which sessions' keys to list: every app's, one app's, or one user's. */
-export const listSessionKeysRequestSchema = z.lazy(() =>
+export const listSessionKeysRequestSchema = built(() =>
   z.object({ appName: opt(id), userId: opt(id) }).check(
     z.refine((r) => r.userId === undefined || r.appName !== undefined, {
       message: 'needs `appName` to be set',
@@ -270,37 +284,37 @@ export const listSessionKeysRequestSchema = z.lazy(() =>
 );
 
 /** What an import does with a session whose id already exists for its app and user. */
-export const conflictPolicySchema = z.lazy(() => z.enum(['error', 'skip', 'replace']));
+export const conflictPolicySchema = built(() => z.enum(['error', 'skip', 'replace']));
 
 /**
  * A whole session as ADK's API server returns it: what an export file holds.
  * `state` is the merged view (`app:`/`user:` keys included); events are in append order.
  */
-export const importedSessionSchema = z.lazy(() =>
+export const importedSessionSchema = built(() =>
   z.object({
     id,
     appName: id,
     userId: id,
-    state: stateObject,
-    events: z.array(eventSchema),
+    state: stateObject(),
+    events: z.array(eventSchema()),
     lastUpdateTime: z.number().check(z.nonnegative('must not be negative')),
   }),
 );
 
 /** An import batch as the worker host receives it; its sessions are validated one by one. */
-export const importBatchSchema = z.lazy(() =>
+export const importBatchSchema = built(() =>
   z.object({
     sessions: z.array(z.unknown()),
-    onConflict: conflictPolicySchema,
+    onConflict: conflictPolicySchema(),
   }),
 );
-export const appStateRequestSchema = z.lazy(() => z.object({ appName: id }));
+export const appStateRequestSchema = built(() => z.object({ appName: id }));
 
-export const listUsersRequestSchema = z.lazy(() =>
+export const listUsersRequestSchema = built(() =>
   z.object({
     appName: id,
-    limit: opt(count),
-    offset: opt(count),
+    limit: opt(count()),
+    offset: opt(count()),
   }),
 );
 
@@ -343,13 +357,13 @@ function reasonOf(issue: z.core.$ZodIssue, input: unknown): string {
 
 export function validate<S extends z.ZodMiniType>(
   operation: string,
-  schema: S,
+  schema: SchemaOf<S>,
   input: unknown,
   at: PropertyKey[] = [],
 ): z.output<S> {
   let problem: string;
   try {
-    const result = schema.safeParse(input);
+    const result = (typeof schema === 'function' ? schema() : schema).safeParse(input);
     if (result.success) return result.data;
     // zod builds issue messages lazily, reading the input again: keep this inside the try.
     const issue = result.error.issues[0];
@@ -365,6 +379,9 @@ export function validate<S extends z.ZodMiniType>(
 }
 
 /** A create request, validated, with its initial state in the JSON form the store keeps. */
-export function validateCreate(operation: string, request: unknown): z.output<typeof createSessionRequestSchema> {
+export function validateCreate(
+  operation: string,
+  request: unknown,
+): z.output<ReturnType<typeof createSessionRequestSchema>> {
   return validate(operation, createSessionRequestSchema, withJsonField(request, 'state'));
 }
