@@ -5,6 +5,12 @@
  * Data values (state, events) are checked by `checkJson` inside a refinement and
  * are never taken from zod's output: zod copies objects and drops `__proto__`
  * keys, while the store keeps every key as written.
+ *
+ * Schemas are built on first use, not when this module loads: building them all
+ * was the largest part of the worker's start-up, and its first answers need two
+ * or three. So each is a function that builds it once (`validate` takes either
+ * form). Only what other modules extend or take apart (`sessionKeySchema`, with
+ * `id`) is built at load.
  */
 import * as z from 'zod/mini';
 import { InvalidInputError } from './errors.js';
@@ -25,8 +31,21 @@ const id = z.string().check(
   z.maxLength(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`),
   z.refine((s) => s.trim() === s, 'must not have surrounding whitespace'),
 );
-const count = z.number().check(z.int('must be an integer'), z.nonnegative('must not be negative'));
 const opt = z.optional;
+
+/** `build`'s schema, built on the first call and the same one after. */
+function built<S extends z.ZodMiniType>(build: () => S): () => S {
+  let schema: S | undefined;
+  return () => {
+    schema ??= build();
+    return schema;
+  };
+}
+
+const count = built(() => z.number().check(z.int('must be an integer'), z.nonnegative('must not be negative')));
+
+/** A schema, or the function that builds it on first use. */
+type SchemaOf<S extends z.ZodMiniType> = S | (() => S);
 
 type Ctx = { addIssue(issue: { code: 'custom'; message: string; path?: PropertyKey[] }): void };
 
@@ -49,98 +68,111 @@ function measuredJson(value: unknown, ctx: Ctx, options?: CheckJsonOptions): voi
 /** A plain object of JSON values; keys are kept exactly, `__proto__` included. */
 const jsonObject = () => z.custom<Record<string, unknown>>(isPlainObject, 'must be a plain object');
 
-const stateObject = jsonObject().check(z.superRefine((value, ctx) => measuredJson(value, ctx)));
+const stateObject = built(() => jsonObject().check(z.superRefine((value, ctx) => measuredJson(value, ctx))));
 
 const anyRecord = () => z.record(z.string(), z.unknown());
 
-const functionCall = z.object({
-  id: opt(z.string()),
-  name: opt(z.string()),
-  args: opt(anyRecord()),
-});
+const functionCall = built(() =>
+  z.object({
+    id: opt(z.string()),
+    name: opt(z.string()),
+    args: opt(anyRecord()),
+  }),
+);
 
-const functionResponse = z.object({
-  id: opt(z.string()),
-  name: opt(z.string()),
-  response: opt(anyRecord()),
-});
+const functionResponse = built(() =>
+  z.object({
+    id: opt(z.string()),
+    name: opt(z.string()),
+    response: opt(anyRecord()),
+  }),
+);
 
 /** One part of a message. Unknown kinds of part are kept as they are. */
-export const partSchema = z.object({
-  text: opt(z.string()),
-  thought: opt(z.boolean()),
-  functionCall: opt(functionCall),
-  functionResponse: opt(functionResponse),
-  inlineData: opt(z.object({ mimeType: opt(z.string()), data: opt(z.string()) })),
-  fileData: opt(z.object({ mimeType: opt(z.string()), fileUri: opt(z.string()) })),
-});
+export const partSchema = built(() =>
+  z.object({
+    text: opt(z.string()),
+    thought: opt(z.boolean()),
+    functionCall: opt(functionCall()),
+    functionResponse: opt(functionResponse()),
+    inlineData: opt(z.object({ mimeType: opt(z.string()), data: opt(z.string()) })),
+    fileData: opt(z.object({ mimeType: opt(z.string()), fileUri: opt(z.string()) })),
+  }),
+);
 
-export const contentSchema = z.object({
-  role: opt(z.string()),
-  parts: opt(z.array(partSchema)),
-});
+export const contentSchema = built(() =>
+  z.object({
+    role: opt(z.string()),
+    parts: opt(z.array(partSchema())),
+  }),
+);
 
 /**
  * In an event, an `undefined` field is an absent one, but a state write of
  * `undefined` would be ambiguous (delete? store?): it is rejected; `null` is the
  * value that stores "nothing".
  */
-const stateDelta = jsonObject().check(
-  z.superRefine((delta, ctx) => {
-    for (const key of Object.keys(delta)) {
-      if (delta[key] === undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          message: 'must not be undefined (use null to store an empty value)',
-          path: [key],
-        });
-        return;
+const stateDelta = built(() =>
+  jsonObject().check(
+    z.superRefine((delta, ctx) => {
+      for (const key of Object.keys(delta)) {
+        if (delta[key] === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'must not be undefined (use null to store an empty value)',
+            path: [key],
+          });
+          return;
+        }
       }
-    }
-  }),
+    }),
+  ),
 );
 
-export const eventActionsSchema = z.object({
-  stateDelta: opt(stateDelta),
-  artifactDelta: opt(z.record(z.string(), z.number())),
-  requestedAuthConfigs: opt(anyRecord()),
-  requestedToolConfirmations: opt(anyRecord()),
-  transferToAgent: opt(z.string()),
-  escalate: opt(z.boolean()),
-  skipSummarization: opt(z.boolean()),
-  endOfAgent: opt(z.boolean()),
-});
+export const eventActionsSchema = built(() =>
+  z.object({
+    stateDelta: opt(stateDelta()),
+    artifactDelta: opt(z.record(z.string(), z.number())),
+    requestedAuthConfigs: opt(anyRecord()),
+    requestedToolConfirmations: opt(anyRecord()),
+    transferToAgent: opt(z.string()),
+    escalate: opt(z.boolean()),
+    skipSummarization: opt(z.boolean()),
+    endOfAgent: opt(z.boolean()),
+  }),
+);
 
 /**
  * An ADK event. Only `id` and `timestamp` (epoch ms) are required; every other
  * field, known or not, is stored and returned unchanged.
  */
-export const eventShape = z.object({
-  id,
-  invocationId: opt(z.string()),
-  author: opt(z.string()),
-  timestamp: z.number().check(z.nonnegative('must not be negative')),
-  content: opt(contentSchema),
-  actions: opt(eventActionsSchema),
-  partial: opt(z.boolean()),
-  turnComplete: opt(z.boolean()),
-  branch: opt(z.string()),
-  longRunningToolIds: opt(z.array(z.string())),
-  errorCode: opt(z.string()),
-  errorMessage: opt(z.string()),
-  interrupted: opt(z.boolean()),
-  usageMetadata: opt(z.unknown()),
-  groundingMetadata: opt(z.unknown()),
-  customMetadata: opt(anyRecord()),
-});
+export const eventShape = built(() =>
+  z.object({
+    id,
+    invocationId: opt(z.string()),
+    author: opt(z.string()),
+    timestamp: z.number().check(z.nonnegative('must not be negative')),
+    content: opt(contentSchema()),
+    actions: opt(eventActionsSchema()),
+    partial: opt(z.boolean()),
+    turnComplete: opt(z.boolean()),
+    branch: opt(z.string()),
+    longRunningToolIds: opt(z.array(z.string())),
+    errorCode: opt(z.string()),
+    errorMessage: opt(z.string()),
+    interrupted: opt(z.boolean()),
+    usageMetadata: opt(z.unknown()),
+    groundingMetadata: opt(z.unknown()),
+    customMetadata: opt(anyRecord()),
+  }),
+);
 
 /**
  * The plain-JSON check must see the raw input: refinements on an object schema
  * get zod's copy, which has already dropped unknown and `__proto__` keys.
  */
-export const eventSchema = z.pipe(
-  z.unknown().check(z.superRefine((value, ctx) => measuredJson(value, ctx, EVENT_JSON))),
-  eventShape,
+export const eventSchema = built(() =>
+  z.pipe(z.unknown().check(z.superRefine((value, ctx) => measuredJson(value, ctx, EVENT_JSON))), eventShape()),
 );
 
 export const sessionKeySchema = z.object({
@@ -149,118 +181,142 @@ export const sessionKeySchema = z.object({
   sessionId: id,
 });
 
-export const createSessionRequestSchema = z.object({
-  appName: id,
-  userId: id,
-  state: opt(stateObject),
-  sessionId: opt(id),
-});
-
-export const getSessionConfigSchema = z.object({
-  numRecentEvents: opt(count),
-  afterTimestamp: opt(z.number()),
-});
-
-export const getSessionRequestSchema = z.extend(sessionKeySchema, {
-  config: opt(getSessionConfigSchema),
-});
-
-export const listSessionsRequestSchema = z
-  .object({
+export const createSessionRequestSchema = built(() =>
+  z.object({
     appName: id,
-    userId: opt(id),
-    limit: opt(count),
-    offset: opt(count),
-    page: opt(z.number().check(z.int('must be an integer'), z.minimum(1, 'must be at least 1'))),
-    order: opt(z.enum(['asc', 'desc'])),
-  })
-  .check(
-    z.refine((r) => r.page === undefined || r.limit !== undefined, {
-      message: 'needs `limit` to be set',
-      path: ['page'],
-    }),
-  );
-
-/** The parts of a session object that `appendEvent` reads. */
-export const sessionSchema = z.object({
-  id,
-  appName: id,
-  userId: id,
-  state: jsonObject(),
-  events: z.array(z.unknown()),
-  lastUpdateTime: z.number(),
-});
-
-export const durabilitySchema = z.enum(['strict', 'relaxed', 'default']);
-
-export const appendEventRequestSchema = z.object({
-  session: sessionSchema,
-  event: eventSchema,
-  durability: opt(durabilitySchema),
-});
-
-export const sessionRefSchema = z.object({
-  uid: z.string().check(z.minLength(1, 'must not be empty')),
-  revision: count,
-});
-
-/** An append batch as the worker host receives it; its events are validated one by one. */
-export const appendBatchSchema = z.object({
-  appName: id,
-  userId: id,
-  sessionId: id,
-  ref: z.nullable(sessionRefSchema),
-  lastUpdateTime: z.number(),
-  events: z.array(z.unknown()).check(z.maxLength(MAX_BATCH_EVENTS, `must hold at most ${MAX_BATCH_EVENTS} events`)),
-  durability: opt(durabilitySchema),
-  allOrNothing: opt(z.literal(true)),
-});
-
-/** An `appendMany` message as the host receives it: each batch is validated (and fails) alone. */
-export const appendManySchema = z
-  .array(z.unknown())
-  .check(z.maxLength(MAX_BATCHES, `must hold at most ${MAX_BATCHES} batches`));
-
-export const helloRequestSchema = z.object({ dbName: opt(id) });
-
-export const userStateRequestSchema = z.object({ appName: id, userId: id });
-
-/** Which sessions' keys to list: every app's, one app's, or one user's. */
-export const listSessionKeysRequestSchema = z.object({ appName: opt(id), userId: opt(id) }).check(
-  z.refine((r) => r.userId === undefined || r.appName !== undefined, {
-    message: 'needs `appName` to be set',
-    path: ['userId'],
+    userId: id,
+    state: opt(stateObject()),
+    sessionId: opt(id),
   }),
 );
 
+export const getSessionConfigSchema = built(() =>
+  z.object({
+    numRecentEvents: opt(count()),
+    afterTimestamp: opt(z.number()),
+  }),
+);
+
+export const getSessionRequestSchema = built(() =>
+  z.extend(sessionKeySchema, {
+    config: opt(getSessionConfigSchema()),
+  }),
+);
+
+export const listSessionsRequestSchema = built(() =>
+  z
+    .object({
+      appName: id,
+      userId: opt(id),
+      limit: opt(count()),
+      offset: opt(count()),
+      page: opt(z.number().check(z.int('must be an integer'), z.minimum(1, 'must be at least 1'))),
+      order: opt(z.enum(['asc', 'desc'])),
+    })
+    .check(
+      z.refine((r) => r.page === undefined || r.limit !== undefined, {
+        message: 'needs `limit` to be set',
+        path: ['page'],
+      }),
+    ),
+);
+
+/** The parts of a session object that `appendEvent` reads. */
+export const sessionSchema = built(() =>
+  z.object({
+    id,
+    appName: id,
+    userId: id,
+    state: jsonObject(),
+    events: z.array(z.unknown()),
+    lastUpdateTime: z.number(),
+  }),
+);
+
+export const durabilitySchema = built(() => z.enum(['strict', 'relaxed', 'default']));
+
+export const appendEventRequestSchema = built(() =>
+  z.object({
+    session: sessionSchema(),
+    event: eventSchema(),
+    durability: opt(durabilitySchema()),
+  }),
+);
+
+export const sessionRefSchema = built(() =>
+  z.object({
+    uid: z.string().check(z.minLength(1, 'must not be empty')),
+    revision: count(),
+  }),
+);
+
+/** An append batch as the worker host receives it; its events are validated one by one. */
+export const appendBatchSchema = built(() =>
+  z.object({
+    appName: id,
+    userId: id,
+    sessionId: id,
+    ref: z.nullable(sessionRefSchema()),
+    lastUpdateTime: z.number(),
+    events: z.array(z.unknown()).check(z.maxLength(MAX_BATCH_EVENTS, `must hold at most ${MAX_BATCH_EVENTS} events`)),
+    durability: opt(durabilitySchema()),
+    allOrNothing: opt(z.literal(true)),
+  }),
+);
+
+/** An `appendMany` message as the host receives it: each batch is validated (and fails) alone. */
+export const appendManySchema = built(() =>
+  z.array(z.unknown()).check(z.maxLength(MAX_BATCHES, `must hold at most ${MAX_BATCHES} batches`)),
+);
+
+export const helloRequestSchema = built(() => z.object({ dbName: opt(id) }));
+
+export const userStateRequestSchema = built(() => z.object({ appName: id, userId: id }));
+
+/** Which sessions' keys to list: every app's, one app's, or one user's. */
+export const listSessionKeysRequestSchema = built(() =>
+  z.object({ appName: opt(id), userId: opt(id) }).check(
+    z.refine((r) => r.userId === undefined || r.appName !== undefined, {
+      message: 'needs `appName` to be set',
+      path: ['userId'],
+    }),
+  ),
+);
+
 /** What an import does with a session whose id already exists for its app and user. */
-export const conflictPolicySchema = z.enum(['error', 'skip', 'replace']);
+export const conflictPolicySchema = built(() => z.enum(['error', 'skip', 'replace']));
 
 /**
  * A whole session as ADK's API server returns it: what an export file holds.
  * `state` is the merged view (`app:`/`user:` keys included); events are in append order.
  */
-export const importedSessionSchema = z.object({
-  id,
-  appName: id,
-  userId: id,
-  state: stateObject,
-  events: z.array(eventSchema),
-  lastUpdateTime: z.number().check(z.nonnegative('must not be negative')),
-});
+export const importedSessionSchema = built(() =>
+  z.object({
+    id,
+    appName: id,
+    userId: id,
+    state: stateObject(),
+    events: z.array(eventSchema()),
+    lastUpdateTime: z.number().check(z.nonnegative('must not be negative')),
+  }),
+);
 
 /** An import batch as the worker host receives it; its sessions are validated one by one. */
-export const importBatchSchema = z.object({
-  sessions: z.array(z.unknown()),
-  onConflict: conflictPolicySchema,
-});
-export const appStateRequestSchema = z.object({ appName: id });
+export const importBatchSchema = built(() =>
+  z.object({
+    sessions: z.array(z.unknown()),
+    onConflict: conflictPolicySchema(),
+  }),
+);
+export const appStateRequestSchema = built(() => z.object({ appName: id }));
 
-export const listUsersRequestSchema = z.object({
-  appName: id,
-  limit: opt(count),
-  offset: opt(count),
-});
+export const listUsersRequestSchema = built(() =>
+  z.object({
+    appName: id,
+    limit: opt(count()),
+    offset: opt(count()),
+  }),
+);
 
 /**
  * Validates `input` against `schema`, throwing an `InvalidInputError` that names
@@ -301,13 +357,13 @@ function reasonOf(issue: z.core.$ZodIssue, input: unknown): string {
 
 export function validate<S extends z.ZodMiniType>(
   operation: string,
-  schema: S,
+  schema: SchemaOf<S>,
   input: unknown,
   at: PropertyKey[] = [],
 ): z.output<S> {
   let problem: string;
   try {
-    const result = schema.safeParse(input);
+    const result = (typeof schema === 'function' ? schema() : schema).safeParse(input);
     if (result.success) return result.data;
     // zod builds issue messages lazily, reading the input again: keep this inside the try.
     const issue = result.error.issues[0];
@@ -323,6 +379,9 @@ export function validate<S extends z.ZodMiniType>(
 }
 
 /** A create request, validated, with its initial state in the JSON form the store keeps. */
-export function validateCreate(operation: string, request: unknown): z.output<typeof createSessionRequestSchema> {
+export function validateCreate(
+  operation: string,
+  request: unknown,
+): z.output<ReturnType<typeof createSessionRequestSchema>> {
   return validate(operation, createSessionRequestSchema, withJsonField(request, 'state'));
 }

@@ -19,13 +19,13 @@ import type {
 } from './schema.js';
 
 /** One part of a message: text, a function call or response, inline data, ... */
-export type Part = z.input<typeof partSchema>;
+export type Part = z.input<ReturnType<typeof partSchema>>;
 /** A message: its role and parts. */
-export type Content = z.input<typeof contentSchema>;
+export type Content = z.input<ReturnType<typeof contentSchema>>;
 /** What an event does besides its content; `stateDelta` is how state changes. */
-export type EventActions = z.input<typeof eventActionsSchema>;
+export type EventActions = z.input<ReturnType<typeof eventActionsSchema>>;
 /** An ADK event. Every field, known or not, is stored and returned unchanged. */
-export type Event = z.input<typeof eventShape>;
+export type Event = z.input<ReturnType<typeof eventShape>>;
 
 /** A conversation. `state` is the merged view: session keys plus `app:`/`user:` keys. */
 export interface Session {
@@ -44,12 +44,12 @@ export interface SessionKey {
   sessionId: string;
 }
 
-export type CreateSessionRequest = z.input<typeof createSessionRequestSchema>;
-export type GetSessionConfig = z.input<typeof getSessionConfigSchema>;
+export type CreateSessionRequest = z.input<ReturnType<typeof createSessionRequestSchema>>;
+export type GetSessionConfig = z.input<ReturnType<typeof getSessionConfigSchema>>;
 export interface GetSessionRequest extends SessionKey {
   config?: GetSessionConfig;
 }
-export type ListSessionsRequest = z.input<typeof listSessionsRequestSchema>;
+export type ListSessionsRequest = z.input<ReturnType<typeof listSessionsRequestSchema>>;
 export interface ListSessionsResponse {
   sessions: Session[];
   /** 1-based. */
@@ -62,21 +62,21 @@ export interface ListSessionsResponse {
 export type DeleteSessionRequest = SessionKey;
 
 /** Every app's sessions (nothing given), one app's, or one user's (`userId` needs `appName`). */
-export type ListSessionKeysRequest = z.input<typeof listSessionKeysRequestSchema>;
+export type ListSessionKeysRequest = z.input<ReturnType<typeof listSessionKeysRequestSchema>>;
 
 /**
  * What an import does with a session whose id already exists for its app and
  * user: `'error'` rejects the whole import with `AlreadyExistsError` (nothing is
  * imported), `'skip'` keeps the stored session, `'replace'` deletes it first.
  */
-export type ConflictPolicy = z.input<typeof conflictPolicySchema>;
+export type ConflictPolicy = z.input<ReturnType<typeof conflictPolicySchema>>;
 
 /**
  * `'strict'` waits until the write is flushed to disk; `'relaxed'` until the
  * browser has it (it survives a tab or browser crash, not a power cut);
  * `'default'` is the browser's choice.
  */
-export type Durability = z.input<typeof durabilitySchema>;
+export type Durability = z.input<ReturnType<typeof durabilitySchema>>;
 
 export interface AppendEventRequest {
   session: Session;
@@ -132,7 +132,7 @@ export interface UserSummary {
 }
 
 /** Users of one app, by `userId` ascending; `offset` and `limit` page through them. */
-export type ListUsersRequest = z.input<typeof listUsersRequestSchema>;
+export type ListUsersRequest = z.input<ReturnType<typeof listUsersRequestSchema>>;
 
 /**
  * Beyond ADK's shapes: what the store holds, for tools that browse it (the demo

@@ -155,6 +155,8 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
 /** Exposes `host` on `endpoint`, behind the guard that lets only calls of its methods through. */
 function serve(host: HostApi, endpoint: Endpoint): void {
   expose(host, guardEndpoint(endpoint, host));
+  // Asked for now, so the browser grants it while the first message is still on its way, not after.
+  void holdLifeLock();
 }
 
 /**
@@ -180,12 +182,28 @@ export function exposeSessionService(
 
 const engines = new Map<string, StoreEngine>();
 
+let warmed = false;
+
+/**
+ * Has the browser open this origin's database files now, while the first messages are still on
+ * their way: after a while without visits that read from disk is most of a cold start, and the
+ * database's name, which the open needs, comes only with the hello. Listing the databases
+ * creates none.
+ */
+function warmStorage(): void {
+  if (warmed) return;
+  warmed = true;
+  const factory = globalThis.indexedDB as (IDBFactory & { databases?: () => Promise<unknown> }) | undefined;
+  factory?.databases?.().catch(() => {});
+}
+
 /**
  * Serves every database a client asks for, one engine per database name shared
  * by all connections of this realm (all tabs, in a SharedWorker). What the
  * bundled worker entry points run.
  */
 export function serveSessionStores(endpoint: Endpoint = globalThis as unknown as Endpoint): void {
+  warmStorage();
   serve(
     createHost(({ dbName }) => {
       const name = dbName ?? DEFAULT_DB_NAME;

@@ -36,7 +36,7 @@ export const createBodySchema = z.object({ sessionId: id, state: z.optional(plai
 /** POST .../sessions/:id/events: append `events` after server position `after` (the device's last known head). */
 export const pushBodySchema = z.object({
   after: position,
-  events: z.array(eventSchema).check(z.minLength(1), z.maxLength(MAX_PUSH_EVENTS)),
+  events: z.array(eventSchema()).check(z.minLength(1), z.maxLength(MAX_PUSH_EVENTS)),
 });
 
 /** Where the server put each event of an accepted push: its position in the session and its server timestamp. */
