@@ -8,6 +8,7 @@ import type { SearchHit } from '../index.js';
 import type { Inspector } from './context.js';
 import { arrowKeys, type Child, h, replace } from './dom.js';
 import { relativeTime } from './format.js';
+import type { Selection } from './route.js';
 
 /** Hits shown at most. */
 const SHOWN = 20;
@@ -25,6 +26,12 @@ export function markedSnippet({ text, ranges }: SearchHit['snippet']): Child[] {
   return out;
 }
 
+/** Whose conversations a selection searches (the listed user, else the open session's owner). */
+function scopeOf({ app, user, session }: Selection): string | undefined {
+  const userId = user ?? session?.userId;
+  return app && userId ? JSON.stringify([app, userId]) : undefined;
+}
+
 export class SearchPanel {
   readonly el: HTMLElement;
   private readonly input = h('input', {
@@ -37,6 +44,8 @@ export class SearchPanel {
   });
   private readonly results = h('ul', { class: 'search-results', 'aria-label': 'Search results', hidden: true });
   private generation = 0;
+  /** Whose conversations the results are of (`scopeOf`), so a selection change can tell. */
+  private scope: string | undefined;
 
   constructor(
     private readonly inspector: Inspector,
@@ -73,17 +82,35 @@ export class SearchPanel {
     this.results.hidden = true;
   }
 
-  /** Searches again (after the selection or the store changed), if a query is open. */
+  /** Searches again (after the store changed), if a query is open. */
   refresh(): void {
     if (!this.results.hidden) void this.run();
+  }
+
+  /**
+   * After the selection changed: open results re-run for the newly selected user; closed ones are
+   * dropped (and a search still in flight for the old user is ignored), so opening the box again
+   * never shows another user's hits while it searches.
+   */
+  selectionChanged(): void {
+    if (scopeOf(this.inspector.selection()) === this.scope) return;
+    if (!this.results.hidden) {
+      void this.run();
+      return;
+    }
+    this.generation++;
+    this.scope = undefined;
+    replace(this.results);
   }
 
   private async run(): Promise<void> {
     const generation = ++this.generation;
     const query = this.input.value.trim();
     if (!query) return this.close();
-    const { app, user, session } = this.inspector.selection();
+    const selection = this.inspector.selection();
+    const { app, user, session } = selection;
     const userId = user ?? session?.userId;
+    this.scope = scopeOf(selection);
     this.results.hidden = false;
     if (!app || !userId) {
       replace(this.results, h('li', { class: 'search-empty' }, 'Pick a user to search their conversations.'));
