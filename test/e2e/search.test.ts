@@ -34,13 +34,21 @@ async function onPanel(page: Page, poll: Promise<void>): Promise<void> {
   });
 }
 
+/** Creates each session in app `travel` and says `text` in it (the demo agent answers). */
+async function conversations(page: Page, said: { user: string; id: string; text: string }[]): Promise<void> {
+  for (const { user, id, text } of said) {
+    await createSession(page, { app: 'travel', user, id });
+    await chat(page, text, 2);
+  }
+}
+
 describe('searching conversations in the demo', () => {
   it('finds a message in any session of the user, marks the match, and opens the session at it', async () => {
     const { page } = await tabs.open();
-    await createSession(page, { app: 'travel', user: 'ada', id: 'tokyo' });
-    await chat(page, '来週、東京のホテルを予約したいです', 2);
-    await createSession(page, { app: 'travel', user: 'ada', id: 'paris' });
-    await chat(page, 'Book the café near the <b>Louvre</b>', 2);
+    await conversations(page, [
+      { user: 'ada', id: 'tokyo', text: '来週、東京のホテルを予約したいです' },
+      { user: 'ada', id: 'paris', text: 'Book the café near the <b>Louvre</b>' },
+    ]);
 
     const box = page.getByRole('searchbox', { name: 'Search conversations' });
     await box.fill('ホテル');
@@ -73,10 +81,10 @@ describe('searching conversations in the demo', () => {
 
   it("an open search follows the selected user, and a closed one keeps no other user's hits", async () => {
     const { page } = await tabs.open();
-    await createSession(page, { app: 'travel', user: 'ada', id: 'tokyo' });
-    await chat(page, '来週、東京のホテルを予約したいです', 2);
-    await createSession(page, { app: 'travel', user: 'bob', id: 'rome' });
-    await chat(page, 'A table for two in Rome', 2);
+    await conversations(page, [
+      { user: 'ada', id: 'tokyo', text: '来週、東京のホテルを予約したいです' },
+      { user: 'bob', id: 'rome', text: 'A table for two in Rome' },
+    ]);
     const box = page.getByRole('searchbox', { name: 'Search conversations' });
     const results = page.getByRole('list', { name: 'Search results' });
     await box.fill('ホテル');
