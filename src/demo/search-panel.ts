@@ -6,7 +6,7 @@
  */
 import type { SearchHit } from '../index.js';
 import type { Inspector } from './context.js';
-import { arrowKeys, type Child, h, replace } from './dom.js';
+import { arrowKeys, type Child, h, patch, replace } from './dom.js';
 import { relativeTime } from './format.js';
 import type { Selection } from './route.js';
 
@@ -46,6 +46,8 @@ export class SearchPanel {
   private generation = 0;
   /** Whose conversations the results are of (`scopeOf`), so a selection change can tell. */
   private scope: string | undefined;
+  /** The hits the buttons stand for (each button's `data-hit` is its index here). */
+  private shown: { hits: SearchHit[]; app: string; userId: string } | undefined;
 
   constructor(
     private readonly inspector: Inspector,
@@ -61,6 +63,14 @@ export class SearchPanel {
     this.input.addEventListener('keydown', (event) => {
       if (event.key === 'Escape') this.close();
       if (event.key === 'ArrowDown') this.results.querySelector<HTMLElement>('button')?.focus();
+    });
+    // One listener for every hit: the list is patched in place (see run), so its buttons carry none.
+    this.results.addEventListener('click', (event) => {
+      const index = (event.target as Element).closest<HTMLElement>('button.search-hit')?.dataset.hit;
+      const hit = index === undefined ? undefined : this.shown?.hits[Number(index)];
+      if (!hit || !this.shown) return;
+      this.close();
+      void this.open(hit, this.shown.app, this.shown.userId);
     });
     this.results.addEventListener('keydown', (event) => {
       if (event.key === 'Escape') {
@@ -124,22 +134,18 @@ export class SearchPanel {
         return;
       }
       const now = Date.now();
-      replace(
+      this.shown = { hits, app, userId };
+      // Patched, not rebuilt: the store's changes re-run an open search, and a hit being clicked
+      // while they land must still open (see patch).
+      patch(
         this.results,
-        hits.map((hit) =>
+        hits.map((hit, index) =>
           h(
             'li',
-            null,
+            { 'data-key': JSON.stringify([hit.sessionId, hit.eventId]) },
             h(
               'button',
-              {
-                type: 'button',
-                class: 'search-hit',
-                onclick: () => {
-                  this.close();
-                  void this.open(hit, app, userId);
-                },
-              },
+              { type: 'button', class: 'search-hit', 'data-hit': index },
               h(
                 'span',
                 { class: 'search-hit-head' },

@@ -4,7 +4,7 @@
  * generator) commits, so a list rebuilt between the two would swallow the click: the user picks a
  * user or a session and nothing happens. Here the change is forced between the press and the
  * release: the press, then a write from a second tab, then (once the pressed list shows it) the
- * release.
+ * release. The same for the search results, which re-run on every change.
  */
 import type { Locator, Page } from 'playwright';
 import { expect, it } from 'vitest';
@@ -70,4 +70,26 @@ it('opening a session while another tab writes to it still opens it', async () =
   await expect
     .poll(() => a.page.evaluate(() => location.hash), { timeout: 10_000 })
     .toBe('#app=live-app&user=ada&session=second');
+});
+
+it('choosing a search hit while another tab writes to that user still opens it', async () => {
+  // B writes; A lists ada's sessions with none open and searches them.
+  const b = await tabs.open();
+  await createSession(b.page, { app: 'travel', user: 'ada', id: 'tokyo' });
+  await chat(b.page, '東京のホテル', 2);
+  const a = await tabs.open('#app=travel&user=ada');
+  await a.page.getByRole('searchbox', { name: 'Search conversations' }).fill('ホテル');
+  const hits = a.page.getByRole('list', { name: 'Search results' }).getByRole('button');
+  await expect.poll(() => hits.count(), { timeout: 10_000 }).toBe(2);
+
+  // B's longer message ranks below the pressed hit (the shortest text ranks first), which stays put.
+  await clickAcross(a.page, hits.first(), async () => {
+    await createSession(b.page, { app: 'travel', user: 'ada', id: 'rome' });
+    await chat(b.page, 'ローマでは駅から歩いて行ける静かなホテルに泊まりたいと思っています', 2);
+    await expect.poll(() => hits.count(), { timeout: 10_000 }).toBe(4);
+  });
+
+  await expect
+    .poll(() => a.page.evaluate(() => location.hash), { timeout: 10_000 })
+    .toBe('#app=travel&user=ada&session=tokyo');
 });
