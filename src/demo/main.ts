@@ -144,6 +144,7 @@ async function sync(): Promise<void> {
   shown = selection;
   document.title = `${selection.session?.id ?? selection.user ?? selection.app ?? 'Sessions'} · ADK Session Inspector`;
   sidebar.render();
+  search.selectionChanged();
   await Promise.all([appChanged ? sidebar.refresh() : null, list.refresh(), view.show(selection)]);
 }
 

@@ -6,8 +6,9 @@
  */
 import type { SearchHit } from '../index.js';
 import type { Inspector } from './context.js';
-import { arrowKeys, type Child, h, replace } from './dom.js';
+import { arrowKeys, type Child, h, patch, replace } from './dom.js';
 import { relativeTime } from './format.js';
+import type { Selection } from './route.js';
 
 /** Hits shown at most. */
 const SHOWN = 20;
@@ -25,6 +26,12 @@ export function markedSnippet({ text, ranges }: SearchHit['snippet']): Child[] {
   return out;
 }
 
+/** Whose conversations a selection searches (the listed user, else the open session's owner). */
+function scopeOf({ app, user, session }: Selection): string | undefined {
+  const userId = user ?? session?.userId;
+  return app && userId ? JSON.stringify([app, userId]) : undefined;
+}
+
 export class SearchPanel {
   readonly el: HTMLElement;
   private readonly input = h('input', {
@@ -37,6 +44,10 @@ export class SearchPanel {
   });
   private readonly results = h('ul', { class: 'search-results', 'aria-label': 'Search results', hidden: true });
   private generation = 0;
+  /** Whose conversations the results are of (`scopeOf`), so a selection change can tell. */
+  private scope: string | undefined;
+  /** The hits the buttons stand for (each button's `data-hit` is its index here). */
+  private shown: { hits: SearchHit[]; app: string; userId: string } | undefined;
 
   constructor(
     private readonly inspector: Inspector,
@@ -52,6 +63,14 @@ export class SearchPanel {
     this.input.addEventListener('keydown', (event) => {
       if (event.key === 'Escape') this.close();
       if (event.key === 'ArrowDown') this.results.querySelector<HTMLElement>('button')?.focus();
+    });
+    // One listener for every hit: the list is patched in place (see run), so its buttons carry none.
+    this.results.addEventListener('click', (event) => {
+      const index = (event.target as Element).closest<HTMLElement>('button.search-hit')?.dataset.hit;
+      const hit = index === undefined ? undefined : this.shown?.hits[Number(index)];
+      if (!hit || !this.shown) return;
+      this.close();
+      void this.open(hit, this.shown.app, this.shown.userId);
     });
     this.results.addEventListener('keydown', (event) => {
       if (event.key === 'Escape') {
@@ -73,17 +92,35 @@ export class SearchPanel {
     this.results.hidden = true;
   }
 
-  /** Searches again (after the selection or the store changed), if a query is open. */
+  /** Searches again (after the store changed), if a query is open. */
   refresh(): void {
     if (!this.results.hidden) void this.run();
+  }
+
+  /**
+   * After the selection changed: open results re-run for the newly selected user; closed ones are
+   * dropped (and a search still in flight for the old user is ignored), so opening the box again
+   * never shows another user's hits while it searches.
+   */
+  selectionChanged(): void {
+    if (scopeOf(this.inspector.selection()) === this.scope) return;
+    if (!this.results.hidden) {
+      void this.run();
+      return;
+    }
+    this.generation++;
+    this.scope = undefined;
+    replace(this.results);
   }
 
   private async run(): Promise<void> {
     const generation = ++this.generation;
     const query = this.input.value.trim();
     if (!query) return this.close();
-    const { app, user, session } = this.inspector.selection();
+    const selection = this.inspector.selection();
+    const { app, user, session } = selection;
     const userId = user ?? session?.userId;
+    this.scope = scopeOf(selection);
     this.results.hidden = false;
     if (!app || !userId) {
       replace(this.results, h('li', { class: 'search-empty' }, 'Pick a user to search their conversations.'));
@@ -97,22 +134,18 @@ export class SearchPanel {
         return;
       }
       const now = Date.now();
-      replace(
+      this.shown = { hits, app, userId };
+      // Patched, not rebuilt: the store's changes re-run an open search, and a hit being clicked
+      // while they land must still open (see patch).
+      patch(
         this.results,
-        hits.map((hit) =>
+        hits.map((hit, index) =>
           h(
             'li',
-            null,
+            { 'data-key': JSON.stringify([hit.sessionId, hit.eventId]) },
             h(
               'button',
-              {
-                type: 'button',
-                class: 'search-hit',
-                onclick: () => {
-                  this.close();
-                  void this.open(hit, app, userId);
-                },
-              },
+              { type: 'button', class: 'search-hit', 'data-hit': index },
               h(
                 'span',
                 { class: 'search-hit-head' },

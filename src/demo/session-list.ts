@@ -7,7 +7,7 @@
  */
 import type { Session } from '../index.js';
 import type { Inspector } from './context.js';
-import { arrowKeys, h, replace } from './dom.js';
+import { arrowKeys, h, patch, replace } from './dom.js';
 import { matchesFilter, parseFilter } from './filter.js';
 import { formatCount, preview, relativeTime } from './format.js';
 import { formatHash, type Selection } from './route.js';
@@ -195,12 +195,13 @@ export class SessionList {
       ? (document.activeElement as HTMLElement).getAttribute('href')
       : null;
     const now = Date.now();
-    replace(
+    // Patched, not rebuilt: a row clicked while a change re-renders the list still opens (see patch).
+    patch(
       this.list,
       sessions.map((s) => {
         const changed = this.seen.has(s.id) && this.seen.get(s.id) !== s.lastUpdateTime;
         this.seen.set(s.id, s.lastUpdateTime);
-        return h('li', null, this.row(s, selection, now, changed));
+        return h('li', { 'data-key': JSON.stringify([s.userId, s.id]) }, this.row(s, selection, now, changed));
       }),
     );
     if (focusedHref) this.list.querySelector<HTMLElement>(`a[href="${CSS.escape(focusedHref)}"]`)?.focus();

@@ -1,7 +1,11 @@
-/** The left pane: apps, then the selected app's users, each with its session count. */
+/**
+ * The left pane: apps, then the selected app's users, each with its session count. Both lists
+ * re-render on every change notice, so they are patched, not rebuilt: a pick made while a change
+ * lands (sample data streaming in, another tab writing) still selects (see `patch`).
+ */
 import type { AppSummary, UserSummary } from '../index.js';
 import type { Inspector } from './context.js';
-import { arrowKeys, h, replace } from './dom.js';
+import { arrowKeys, h, patch, replace } from './dom.js';
 import { formatCount } from './format.js';
 import { formatHash } from './route.js';
 
@@ -58,14 +62,14 @@ export class Sidebar {
     const focused = document.activeElement;
     const hadFocus = this.el.contains(focused);
     if (apps.length === 0) {
-      replace(this.apps, h('li', { class: 'nav-empty' }, 'No apps yet.'));
+      patch(this.apps, h('li', { class: 'nav-empty' }, 'No apps yet.'));
     } else {
-      replace(
+      patch(
         this.apps,
         apps.map((a) =>
           h(
             'li',
-            null,
+            { 'data-key': `app:${a.appName}` },
             navLink(formatHash({ app: a.appName }), a.appName, a.sessionCount, selection.app === a.appName, 'app'),
           ),
         ),
@@ -80,7 +84,7 @@ export class Sidebar {
         // Widening the list to every user keeps the open session open.
         h(
           'li',
-          null,
+          { 'data-key': 'all' },
           navLink(
             formatHash({ app: selection.app, ...(open ? { session: open } : {}) }),
             'All users',
@@ -92,7 +96,7 @@ export class Sidebar {
         ...(usersOf === selection.app ? users : []).map((u) =>
           h(
             'li',
-            null,
+            { 'data-key': `user:${u.userId}` },
             navLink(
               formatHash({ app: u.appName, user: u.userId, ...(open?.userId === u.userId ? { session: open } : {}) }),
               u.userId,
@@ -104,9 +108,15 @@ export class Sidebar {
         ),
       ];
       if (users.length >= MAX_USERS) {
-        rows.push(h('li', { class: 'nav-empty' }, `First ${MAX_USERS} users shown; pick others from their sessions.`));
+        rows.push(
+          h(
+            'li',
+            { class: 'nav-empty', 'data-key': 'more' },
+            `First ${MAX_USERS} users shown; pick others from their sessions.`,
+          ),
+        );
       }
-      replace(this.users, rows);
+      patch(this.users, rows);
     }
     if (hadFocus && focused instanceof HTMLAnchorElement) {
       // Keep keyboard focus on the same entry across a re-render.
