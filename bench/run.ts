@@ -83,7 +83,6 @@ async function openBenchPage(page: Page, url: string): Promise<void> {
   await page.waitForFunction(() => window.bench !== undefined);
 }
 
-/** Rotates the contender order per repetition, so no contender always runs first or last. */
 /** "Dexie's in the first 1 repetition, tx/event's in the first 2" for the report's header. */
 function slowPairs(sizes: Sizes, optedOut: (w: WorkloadId, c: ContenderId) => boolean): string {
   return Object.entries(SLOW)
@@ -95,6 +94,7 @@ function slowPairs(sizes: Sizes, optedOut: (w: WorkloadId, c: ContenderId) => bo
     .join(', ');
 }
 
+/** Rotates the contender order per repetition, so no contender always runs first or last. */
 const rotate = <T>(list: readonly T[], by: number): T[] => list.map((_, i) => list[(i + by) % list.length] as T);
 
 function record(measured: Measured, workload: keyof Measured, contender: ContenderId, metrics: Record<string, number>) {

@@ -94,9 +94,9 @@ const strictness: Record<Durability, number> = {
   strict: 2,
 };
 
-/** Most session places an engine remembers for its reads. */
 export { DEFAULT_DB_NAME };
 
+/** Most session places an engine remembers for its reads. */
 const REMEMBERED_PLACES = 10_000;
 /** Most session records an engine remembers for its appends. */
 const REMEMBERED_RECORDS = 1_000;
