@@ -13,6 +13,7 @@
 import type { Event } from '../src/index.js';
 import type { Contender, ContenderId, ListedRow, SessionAddress, SessionData, SessionWrites } from './contender.js';
 import { listingState, makeEvent, stateAfter } from './events.js';
+import { committed, request } from './raw-idb.js';
 
 interface RawSession {
   appName: string;
@@ -29,21 +30,6 @@ export interface RawHandle {
 }
 
 const durability = { durability: 'relaxed' } as const;
-
-function request<T>(r: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    r.onsuccess = () => resolve(r.result);
-    r.onerror = () => reject(r.error);
-  });
-}
-
-function committed(tx: IDBTransaction): Promise<void> {
-  return new Promise((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = (event) => reject((event.target as IDBRequest).error ?? tx.error);
-    tx.onabort = () => reject(tx.error ?? new Error('transaction aborted'));
-  });
-}
 
 const sid = (a: SessionAddress | RawSession): string =>
   `${a.appName}\u0000${a.userId}\u0000${'sessionId' in a ? a.sessionId : a.id}`;

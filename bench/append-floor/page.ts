@@ -4,6 +4,7 @@
  */
 import { type Event, IndexedDbSessionService } from '../../src/index.js';
 import { makeEvents } from '../events.js';
+import { committed, request } from '../raw-idb.js';
 import { type FloorTimes, SHAPES, type Shape, type Way } from './shapes.js';
 
 declare global {
@@ -16,36 +17,27 @@ const relaxed = { durability: 'relaxed' } as const;
 
 /** The raw contender's database (no shape), or one shaped as `shape` says. */
 function open(name: string, shape?: Shape): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.open(name, 1);
-    request.onupgradeneeded = () => {
-      const db = request.result;
-      const sessions = db.createObjectStore('sessions', { keyPath: ['appName', 'userId', 'id'] });
-      if (!shape) {
-        sessions.createIndex('byUserTime', ['appName', 'userId', 'lastUpdateTime']);
-        db.createObjectStore('events');
-        return;
-      }
-      if (shape.record === 'indexed' || shape.record === 'small-indexed') {
-        sessions.createIndex('byAppTime', ['appName', 'lastUpdateTime', 'id', 'userId'], { unique: true });
-      }
-      if (shape.record !== 'small' && shape.record !== 'none') {
-        sessions.createIndex('byUserTime', ['appName', 'userId', 'lastUpdateTime', 'id'], { unique: true });
-      }
-      const events = db.createObjectStore('events', { keyPath: ['uid', 'seq'] });
-      if (shape.eventIndexes >= 1) events.createIndex('byId', ['uid', 'id'], { unique: true });
-      if (shape.eventIndexes >= 2) events.createIndex('byTime', ['uid', 'timestamp']);
-    };
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
+  const opening = indexedDB.open(name, 1);
+  opening.onupgradeneeded = () => {
+    const db = opening.result;
+    const sessions = db.createObjectStore('sessions', { keyPath: ['appName', 'userId', 'id'] });
+    if (!shape) {
+      sessions.createIndex('byUserTime', ['appName', 'userId', 'lastUpdateTime']);
+      db.createObjectStore('events');
+      return;
+    }
+    if (shape.record === 'indexed' || shape.record === 'small-indexed') {
+      sessions.createIndex('byAppTime', ['appName', 'lastUpdateTime', 'id', 'userId'], { unique: true });
+    }
+    if (shape.record !== 'small' && shape.record !== 'none') {
+      sessions.createIndex('byUserTime', ['appName', 'userId', 'lastUpdateTime', 'id'], { unique: true });
+    }
+    const events = db.createObjectStore('events', { keyPath: ['uid', 'seq'] });
+    if (shape.eventIndexes >= 1) events.createIndex('byId', ['uid', 'id'], { unique: true });
+    if (shape.eventIndexes >= 2) events.createIndex('byTime', ['uid', 'timestamp']);
+  };
+  return request(opening);
 }
-
-const committed = (tx: IDBTransaction): Promise<void> =>
-  new Promise((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = tx.onabort = () => reject(tx.error);
-  });
 
 const record = (s: number, seq: number, lastUpdateTime: number, state?: Record<string, unknown>) => ({
   appName: 'a',

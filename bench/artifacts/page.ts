@@ -5,6 +5,7 @@
  * are in hand (`arrayBuffer()`): both sides return a lazy Blob otherwise.
  */
 import { openSessionStore } from '../../src/index.js';
+import { committed, request } from '../raw-idb.js';
 
 export interface ArtifactTimes {
   storeSave: number[];
@@ -27,17 +28,6 @@ function randomBlob(size: number): Blob {
   for (let at = 0; at < size; at += 65536) crypto.getRandomValues(bytes.subarray(at, Math.min(size, at + 65536)));
   return new Blob([bytes], { type: 'application/octet-stream' });
 }
-
-const request = <T>(r: IDBRequest<T>): Promise<T> =>
-  new Promise((resolve, reject) => {
-    r.onsuccess = () => resolve(r.result);
-    r.onerror = () => reject(r.error);
-  });
-const committed = (tx: IDBTransaction): Promise<void> =>
-  new Promise((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = tx.onabort = () => reject(tx.error);
-  });
 
 let raw: Promise<IDBDatabase> | undefined;
 function rawDb(): Promise<IDBDatabase> {

@@ -9,6 +9,7 @@ import { analyse, matches, parseQuery } from '../../src/search/match.js';
 import { eventText } from '../../src/search/text.js';
 import { type EventRecord, eventOf } from '../../src/store/records.js';
 import type { Event } from '../../src/types.js';
+import { request } from '../raw-idb.js';
 import { messageText, QUERIES, random } from './corpus.js';
 
 const DB = 'bench-search';
@@ -41,12 +42,6 @@ function event(id: string): Event {
   const author = next() < 0.5 ? 'user' : 'model';
   return { id, invocationId: `i-${id}`, author, timestamp: stamp, content: { role: author, parts: [{ text }] } };
 }
-
-const request = <T>(r: IDBRequest<T>): Promise<T> =>
-  new Promise((resolve, reject) => {
-    r.onsuccess = () => resolve(r.result);
-    r.onerror = () => reject(r.error);
-  });
 
 let raw: Promise<IDBDatabase> | undefined;
 /** The store's own database, opened here too: the scan reads the events as any code without an index would. */
