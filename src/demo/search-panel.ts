@@ -27,9 +27,15 @@ export function markedSnippet({ text, ranges }: SearchHit['snippet']): Child[] {
 }
 
 /** Whose conversations a selection searches (the listed user, else the open session's owner). */
-function scopeOf({ app, user, session }: Selection): string | undefined {
+function searched({ app, user, session }: Selection): { app: string; userId: string } | undefined {
   const userId = user ?? session?.userId;
-  return app && userId ? JSON.stringify([app, userId]) : undefined;
+  return app && userId ? { app, userId } : undefined;
+}
+
+/** `searched` as one comparable key. */
+function scopeOf(selection: Selection): string | undefined {
+  const whose = searched(selection);
+  return whose && JSON.stringify([whose.app, whose.userId]);
 }
 
 export class SearchPanel {
@@ -118,14 +124,14 @@ export class SearchPanel {
     const query = this.input.value.trim();
     if (!query) return this.close();
     const selection = this.inspector.selection();
-    const { app, user, session } = selection;
-    const userId = user ?? session?.userId;
+    const whose = searched(selection);
     this.scope = scopeOf(selection);
     this.results.hidden = false;
-    if (!app || !userId) {
+    if (!whose) {
       replace(this.results, h('li', { class: 'search-empty' }, 'Pick a user to search their conversations.'));
       return;
     }
+    const { app, userId } = whose;
     try {
       const { hits } = await this.inspector.store.searchEvents({ appName: app, userId, query, limit: SHOWN });
       if (generation !== this.generation) return;
