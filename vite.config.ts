@@ -40,14 +40,13 @@ const library = defineConfig({
         /^ai(\/|$)/,
         /^@ai-sdk\//,
         /^comlink(\/|$)/,
-        /^idb(\/|$)/,
         /^zod(\/|$)/,
         /^@google\/adk(\/|$)/,
         /^vite(\/|$)/,
         /^node:/,
       ],
       // One file per module, so an app's bundler keeps what only the in-thread mode needs
-      // (the engine, idb) out of its page chunk: `openSessionStore` loads it with import().
+      // (the engine) out of its page chunk: `openSessionStore` loads it with import().
       output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' },
     },
   },
