@@ -3,13 +3,7 @@
  * client (the product as used). Both are driven only through the public API;
  * fixtures use un-awaited appends so group commit batches them.
  */
-import {
-  IndexedDbSessionService,
-  openSessionStore,
-  type Session,
-  type SessionService,
-  SessionStoreClient,
-} from '../src/index.js';
+import { IndexedDbSessionService, openSessionStore, type Session, type SessionStore } from '../src/index.js';
 import type { Contender, ListedRow, SessionAddress, SessionData } from './contender.js';
 import { listingState, makeEvents } from './events.js';
 
@@ -21,7 +15,7 @@ const CREATE_CHUNK = 500;
 export class StoreContender implements Contender<Session> {
   private constructor(
     readonly id: 'store-in-thread' | 'store-worker',
-    private readonly service: SessionService,
+    private readonly service: SessionStore,
   ) {}
 
   static inThread(dbName: string): StoreContender {
@@ -34,7 +28,7 @@ export class StoreContender implements Contender<Session> {
 
   /** Resolves once the worker has answered (the in-thread store is ready at once). */
   async ready(): Promise<void> {
-    if (this.service instanceof SessionStoreClient) await this.service.ready;
+    await this.service.ready;
   }
 
   createSession(address: SessionAddress, state?: Record<string, unknown>): Promise<Session> {

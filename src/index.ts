@@ -3,24 +3,34 @@
  * the method shapes of Google ADK's `BaseSessionService`.
  */
 
-export {
-  type ArchiveImportOutcome,
-  type ArtifactFileRequest,
+export type {
+  ArchiveImportOutcome,
+  ArtifactFileRequest,
   ArtifactFront,
-  type ArtifactKeyRequest,
-  type ArtifactPart,
-  type ArtifactUsage,
-  type ArtifactUsageRequest,
-  type ArtifactVersion,
-  type ArtifactVersionRequest,
-  type LoadedArtifactBlob,
-  type SaveArtifactBlobRequest,
-  type SaveArtifactRequest,
+  ArtifactKeyRequest,
+  ArtifactPart,
+  ArtifactUsage,
+  ArtifactUsageRequest,
+  ArtifactVersion,
+  ArtifactVersionRequest,
+  LoadedArtifactBlob,
+  SaveArtifactBlobRequest,
+  SaveArtifactRequest,
 } from './artifacts/index.js';
 export type { ChangeFilter, ChangeListener } from './changes.js';
-export { type ConnectOptions, type ConnectTarget, connectSessionStore, SessionStoreClient } from './client/connect.js';
-export { type OpenSessionStoreOptions, openSessionStore, type SessionStore, type StoreMode } from './client/open.js';
-export { SyncHandle, type SyncStartOptions } from './client/sync-handle.js';
+export {
+  type ConnectOptions,
+  type ConnectTarget,
+  connectSessionStore,
+  type SessionStoreClient,
+} from './client/connect.js';
+export {
+  IndexedDbSessionService,
+  type IndexedDbSessionServiceOptions,
+} from './client/indexeddb-session-service.js';
+export { type OpenSessionStoreOptions, openSessionStore, type StoreMode } from './client/open.js';
+export type { SessionStore, StoreKind } from './client/store.js';
+export type { SyncHandle, SyncStartOptions } from './client/sync-handle.js';
 export {
   AlreadyExistsError,
   type ErrorCode,
@@ -55,13 +65,13 @@ export {
   watchSessions,
   watchUserState,
 } from './live/index.js';
-export {
-  type AddEventsToMemoryRequest,
-  type DeleteMemoryRequest,
+export type {
+  AddEventsToMemoryRequest,
+  DeleteMemoryRequest,
   MemoryFront,
-  type MemoryHit,
-  type MemoryUserKey,
-  type SearchMemoryRequest,
+  MemoryHit,
+  MemoryUserKey,
+  SearchMemoryRequest,
 } from './memory/index.js';
 export type { StoreChange } from './protocol.js';
 export {
@@ -77,19 +87,14 @@ export {
   type Snippet,
 } from './search/index.js';
 export { APP_PREFIX, TEMP_PREFIX, USER_PREFIX } from './state.js';
-export { DEFAULT_DB_NAME, type EngineOptions, StoreEngine } from './store/engine.js';
-export {
-  IndexedDbSessionService,
-  type IndexedDbSessionServiceOptions,
-} from './store/indexeddb-session-service.js';
-export {
-  type Decision,
-  type SyncConflict,
-  type SyncConflictPolicy,
-  SyncEngine,
-  type SyncOptions,
-  type SyncStatus,
-  type SyncStatusListener,
+export { DEFAULT_DB_NAME, type EngineOptions } from './store/engine.js';
+export type {
+  Decision,
+  SyncConflict,
+  SyncConflictPolicy,
+  SyncOptions,
+  SyncStatus,
+  SyncStatusListener,
 } from './sync/index.js';
 export { type InjectOptions, injectSessionState, MissingTemplateKeyError } from './template.js';
 export {

@@ -8,7 +8,9 @@
  *   3. load: D devices each append to their own session and sync, K rounds.
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { IndexedDbSessionService, SyncEngine } from '../../src/index.js';
+import { engineOf } from '../../src/host/engine-of.js';
+import { IndexedDbSessionService } from '../../src/index.js';
+import { SyncEngine } from '../../src/sync/index.js';
 import { postgresBin, startPostgres } from '../../test/sync/postgres.js';
 import { type ServerProcess, startServer, TOKENS } from '../../test/sync/server-process.js';
 
@@ -27,7 +29,7 @@ const storage = flag('storage', 'both');
 let dbs = 0;
 function device(url: string, appName: string, live = false) {
   const store = new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: `bench-${++dbs}` });
-  const sync = new SyncEngine(store.engine, {
+  const sync = new SyncEngine(engineOf(store), {
     url,
     token: TOKENS.model,
     appName,

@@ -1,16 +1,11 @@
 /**
- * Page side: a client with the ADK method shapes over a store served by a
- * worker (dedicated or shared) or any `MessagePort`.
+ * Page side: the store (`Store`, as every mode returns it) over one served by
+ * a worker (dedicated or shared) or any `MessagePort`.
  */
 import type { Endpoint } from 'comlink';
-import { ArtifactFront } from '../artifacts/front.js';
-import { ChangeFeed, type ChangeFilter, type ChangeListener } from '../changes.js';
-import type { StoreClosedError } from '../errors.js';
-import { SessionFront } from '../front.js';
-import { MemoryFront } from '../memory/front.js';
 import type { Durability } from '../types.js';
 import { RemoteBackend } from './remote-backend.js';
-import { SyncHandle, type SyncStartOptions } from './sync-handle.js';
+import { type SessionStore, Store, type StoreKind } from './store.js';
 
 export interface ConnectOptions {
   /** The database to use; the worker's default (`'adk-sessions'`) when omitted. */
@@ -27,65 +22,13 @@ export interface ConnectOptions {
 
 export type ConnectTarget = Worker | SharedWorker | MessagePort;
 
-/** A store in a worker, used from the page. Same methods as the in-thread service. */
-export class SessionStoreClient extends SessionFront {
-  /** Artifacts (ADK's `BaseArtifactService`, and Blobs) in the worker's database; Blobs cross by reference. */
-  readonly artifacts: ArtifactFront;
-  /** Memory (ADK's memory service): what was added to it, searched in the worker. */
-  readonly memory: MemoryFront;
-  private readonly remote: RemoteBackend;
-  private readonly feed: ChangeFeed;
-
-  constructor(remote: RemoteBackend, durability: Durability | undefined) {
-    super(remote, durability, remote);
-    this.remote = remote;
-    this.artifacts = new ArtifactFront(remote);
-    this.memory = new MemoryFront(remote);
-    this.feed = new ChangeFeed(remote.hello.then((h) => h.dbName));
-  }
-
-  /** Resolves once the worker has answered; rejects if it never does. Calls need not wait for it. */
-  get ready(): Promise<void> {
-    return this.remote.hello.then(() => {});
-  }
-
-  /** True once the client is closed or its worker is gone. */
-  get closed(): boolean {
-    return this.remote.closed;
-  }
-
-  /**
-   * Calls `listener` after each committed change matching `filter`, from this
-   * tab or any other. Returns the unsubscribe function.
-   */
-  subscribe(filter: ChangeFilter, listener: ChangeListener): () => void {
-    return this.feed.subscribe(filter, listener);
-  }
-
-  /**
-   * Starts syncing this store's sessions of one user with a sync server
-   * (server/, `npm run server`): see README "Sync". The sync engine runs where
-   * the store engine does; the handle gives its status and "sync now".
-   */
-  sync(options: SyncStartOptions): Promise<SyncHandle> {
-    return SyncHandle.start(this.remote, options);
-  }
-
-  /** Calls `listener` once if the connection ends (worker crashed or terminated, database taken away, `close()`). */
-  onClose(listener: (error: StoreClosedError) => void): () => void {
-    return this.remote.onClose(listener);
-  }
-
-  /** Lets queued appends finish, then releases the connection (and terminates an owned worker). */
-  override async close(): Promise<void> {
-    await super.close();
-    this.feed.close();
-  }
-}
+/** A store used through a worker: the same type as every other store (`SessionStoreClient` is its old name). */
+export type SessionStoreClient = SessionStore;
 
 /** Connects to a store served by `exposeSessionService` or the bundled worker entry points. */
-export function connectSessionStore(target: ConnectTarget, options: ConnectOptions = {}): SessionStoreClient {
+export function connectSessionStore(target: ConnectTarget, options: ConnectOptions = {}): SessionStore {
   let endpoint: Endpoint;
+  let mode: StoreKind = 'port';
   const watch: EventTarget[] = [];
   let onReleased: (() => void) | undefined;
   if (typeof SharedWorker !== 'undefined' && target instanceof SharedWorker) {
@@ -93,10 +36,12 @@ export function connectSessionStore(target: ConnectTarget, options: ConnectOptio
     target.port.start();
     watch.push(target, target.port);
     onReleased = () => target.port.close();
+    mode = 'shared';
   } else if (typeof Worker !== 'undefined' && target instanceof Worker) {
     endpoint = target as unknown as Endpoint;
     watch.push(target);
     if (options.ownsWorker) onReleased = () => target.terminate();
+    mode = 'dedicated';
   } else {
     const port = target as MessagePort;
     endpoint = port as unknown as Endpoint;
@@ -114,5 +59,5 @@ export function connectSessionStore(target: ConnectTarget, options: ConnectOptio
     },
     watch,
   );
-  return new SessionStoreClient(remote, options.durability);
+  return new Store(remote, mode, options.durability);
 }

@@ -2,23 +2,31 @@
  * The in-thread store's engine, loaded on its first call: a page that runs the
  * store in a worker never downloads the engine, its schemas or any IndexedDB
  * code, and one that chooses `'in-thread'` fetches them once, when first used.
- * Requests pass the same boundary check a worker applies.
+ * Requests pass the same boundary check a worker applies. `new
+ * IndexedDbSessionService` hands it an engine already made; either way the
+ * capabilities (artifacts, search, memory, sync) load on first use, as in a worker.
  */
 
+import type { ArtifactEngineOptions } from '../artifacts/engine.js';
 import { ARTIFACT_METHODS, type ArtifactBackend } from '../artifacts/protocol.js';
 import { InvalidInputError, StorageError, StoreClosedError } from '../errors.js';
 import { MEMORY_METHODS, type MemoryBackend } from '../memory/protocol.js';
 import { type Backend, SESSION_METHODS } from '../protocol.js';
 import { SEARCH_METHODS, type SearchBackend } from '../search/protocol.js';
+import { DEFAULT_DB_NAME } from '../store/defaults.js';
 import type { EngineOptions, StoreEngine } from '../store/engine.js';
-import type { SyncBackend, SyncStartRequest } from '../sync/protocol.js';
+import type { SyncBackend, SyncStartOptions } from '../sync/protocol.js';
 import type { SyncStatus } from '../sync/status.js';
+import type { StoreBackend } from './store.js';
 
 type Part = 'artifacts' | 'search' | 'memory';
 
 /** Each capability's module, loaded on first use; what it gives takes the store's engine. */
-const PARTS: Record<Part, () => Promise<(engine: StoreEngine) => unknown>> = {
-  artifacts: async () => (await import('../artifacts/in-thread.js')).inThreadArtifacts,
+const PARTS: Record<Part, () => Promise<(engine: StoreEngine, options: ArtifactEngineOptions) => unknown>> = {
+  artifacts: async () => {
+    const { inThreadArtifacts } = await import('../artifacts/in-thread.js');
+    return (engine, { artifactBytes }) => inThreadArtifacts(engine, artifactBytes ? { artifactBytes } : {});
+  },
   search: async () => {
     const { searchMethods } = await import('../search/host.js');
     return (engine) => searchMethods(() => engine);
@@ -38,15 +46,67 @@ function loadFailure(what: string, error: unknown): Error {
 
 export interface LazyEngine extends Omit<Backend, 'close'>, ArtifactBackend, SearchBackend, MemoryBackend {}
 
+/** An engine made by the caller (`new IndexedDbSessionService`), with its checked session requests. */
+export interface GivenEngine {
+  engine: StoreEngine;
+  sessions: Backend;
+}
+
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: its methods are made below, from the lists
-export class LazyEngine {
+export class LazyEngine implements StoreBackend {
+  readonly dbName: string;
   private engine: Promise<StoreEngine> | undefined;
   private sessions: Promise<Backend> | undefined;
   private readonly parts: Partial<Record<Part, Promise<unknown>>> = {};
   private sync: SyncBackend | undefined;
-  private closed = false;
+  private closing = false;
+  private closedError: StoreClosedError | undefined;
+  private readonly closeListeners = new Set<(error: StoreClosedError) => void>();
 
-  constructor(private readonly options: EngineOptions) {}
+  constructor(
+    private readonly options: EngineOptions & ArtifactEngineOptions,
+    given?: GivenEngine,
+  ) {
+    this.dbName = options.dbName ?? DEFAULT_DB_NAME;
+    if (given) {
+      this.engine = Promise.resolve(given.engine);
+      this.sessions = Promise.resolve(given.sessions);
+      this.watch(given.engine);
+    }
+  }
+
+  /** Resolves once the engine's code is loaded (loading it now if need be); a store closed first rejects. */
+  get ready(): Promise<void> {
+    return (this.engine ?? this.load()).then(() => {});
+  }
+
+  /** True once closed: by `close()`, or the engine from outside (another tab's upgrade or deletion). */
+  get closed(): boolean {
+    return this.closedError !== undefined;
+  }
+
+  /** Calls `listener` once when the store closes for good; at once if it already has. */
+  onClose(listener: (error: StoreClosedError) => void): () => void {
+    if (this.closedError) {
+      listener(this.closedError);
+      return () => {};
+    }
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
+  /** The first reason wins: the engine's own (an upgrade elsewhere, `close()`), or a close before it loaded. */
+  private markClosed(error: StoreClosedError): void {
+    if (this.closedError) return;
+    this.closedError = error;
+    const listeners = [...this.closeListeners];
+    this.closeListeners.clear();
+    for (const listener of listeners) listener(error);
+  }
+
+  private watch(engine: StoreEngine): void {
+    engine.onClose((error) => this.markClosed(error));
+  }
 
   /**
    * Must reject with `StoreClosedError` after `close()`, loaded or not; a failed
@@ -54,9 +114,15 @@ export class LazyEngine {
    * must not break the store for the page's lifetime).
    */
   private load(): Promise<StoreEngine> {
-    if (this.closed) return Promise.reject(new StoreClosedError('the store is closed'));
+    if (this.closing || this.closedError) {
+      return Promise.reject(this.closedError ?? new StoreClosedError('the store is closed'));
+    }
     this.engine ??= import('../store/engine.js').then(
-      ({ StoreEngine }) => new StoreEngine(this.options),
+      ({ StoreEngine }) => {
+        const engine = new StoreEngine(this.options);
+        this.watch(engine);
+        return engine;
+      },
       (error: unknown) => {
         this.engine = undefined;
         throw loadFailure('engine', error);
@@ -86,7 +152,7 @@ export class LazyEngine {
     let loading = this.parts[slot] as Promise<T> | undefined;
     if (!loading) {
       loading = Promise.all([this.load(), PARTS[slot]()]).then(
-        ([engine, make]) => make(engine) as T,
+        ([engine, make]) => make(engine, this.options) as T,
         (error: unknown) => {
           delete this.parts[slot];
           throw loadFailure(`${slot === 'artifacts' ? 'artifact' : slot} engine`, error);
@@ -97,10 +163,10 @@ export class LazyEngine {
     return loading;
   }
 
-  /** Sync's engine is loaded with its first start, like the store's. */
-  async startSync(request: SyncStartRequest, onStatus: (status: SyncStatus) => void) {
+  /** Sync's engine is loaded with its first start, like the store's; in this thread it takes callbacks. */
+  async startSync(request: SyncStartOptions, onStatus: (status: SyncStatus) => void) {
     const [engine, { syncMethods }] = await Promise.all([this.load(), import('../sync/host.js')]);
-    this.sync ??= syncMethods(() => engine);
+    this.sync ??= syncMethods(() => engine, { callbacks: true });
     return this.sync.startSync(request, onStatus);
   }
   async syncNow() {
@@ -112,10 +178,11 @@ export class LazyEngine {
   }
   /** Closing a store that was never used loads nothing; one whose engine never loaded has nothing to close. */
   async close(): Promise<void> {
-    this.closed = true;
+    this.closing = true;
     await this.sync?.stopSync();
     const engine = await this.engine?.catch(() => undefined);
     await engine?.close();
+    this.markClosed(new StoreClosedError(`the store for database "${this.dbName}" is closed`));
   }
 }
 

@@ -1,17 +1,12 @@
 /**
  * One call to get a store in an app, in the mode that suits it.
  */
-import { ArtifactFront } from '../artifacts/front.js';
 import { startBundledWorker } from '../bundled-worker.js';
-import { ChangeFeed, type ChangeFilter, type ChangeListener } from '../changes.js';
 import { InvalidInputError } from '../errors.js';
-import { SessionFront } from '../front.js';
-import { MemoryFront } from '../memory/front.js';
-import { DEFAULT_DB_NAME } from '../store/defaults.js';
-import type { Durability, SessionCatalog, SessionService } from '../types.js';
+import type { Durability } from '../types.js';
 import { type ConnectOptions, connectSessionStore } from './connect.js';
 import { LazyEngine } from './lazy-engine.js';
-import { SyncHandle, type SyncStartOptions } from './sync-handle.js';
+import { type SessionStore, Store } from './store.js';
 
 /**
  * - `'shared'`: one SharedWorker serves every tab of the origin;
@@ -36,21 +31,6 @@ export interface OpenSessionStoreOptions {
    * `Worker` is terminated by `close()`).
    */
   worker?: string | URL | Worker | SharedWorker;
-}
-
-/** What `openSessionStore` returns, whatever the mode. */
-export interface SessionStore
-  extends SessionService,
-    SessionCatalog,
-    Pick<SessionFront, 'listSessionKeys' | 'importSessions' | 'searchEvents'> {
-  readonly mode: Exclude<StoreMode, 'auto'>;
-  /** Artifacts (ADK's `BaseArtifactService`, and Blobs) on the same database. */
-  readonly artifacts: ArtifactFront;
-  /** Memory (ADK's memory service): what was added to it. */
-  readonly memory: MemoryFront;
-  subscribe(filter: ChangeFilter, listener: ChangeListener): () => void;
-  /** Syncs one user's sessions with a sync server; see README "Sync". */
-  sync(options: SyncStartOptions): Promise<SyncHandle>;
 }
 
 type WorkerMode = 'shared' | 'dedicated';
@@ -90,7 +70,14 @@ function startWorker(mode: WorkerMode, worker: OpenSessionStoreOptions['worker']
 export function openSessionStore(options: OpenSessionStoreOptions = {}): SessionStore {
   const mode = resolveMode(options.mode ?? 'auto', options.worker);
   const { dbName, durability, timeoutMs } = options;
-  if (mode === 'in-thread') return new InThreadStore(dbName, durability);
+  // In-thread, the engine's code is fetched by the first call (see LazyEngine): the page starts without it.
+  if (mode === 'in-thread') {
+    const engine = new LazyEngine({
+      ...(dbName !== undefined ? { dbName } : {}),
+      ...(durability !== undefined ? { durability } : {}),
+    });
+    return new Store(engine, mode);
+  }
   const worker = startWorker(mode, options.worker);
   const url = typeof options.worker === 'string' || options.worker instanceof URL ? options.worker : undefined;
   const connect: ConnectOptions = {
@@ -100,39 +87,5 @@ export function openSessionStore(options: OpenSessionStoreOptions = {}): Session
     ...(url !== undefined ? { workerUrl: url } : {}),
     ownsWorker: mode === 'dedicated',
   };
-  return Object.assign(connectSessionStore(worker, connect), { mode });
-}
-
-/** `'in-thread'`: the same front over an engine in this thread, loaded on first use. */
-class InThreadStore extends SessionFront implements SessionStore {
-  readonly mode = 'in-thread';
-  readonly artifacts: ArtifactFront;
-  readonly memory: MemoryFront;
-  private readonly feed: ChangeFeed;
-  private readonly lazy: LazyEngine;
-
-  constructor(dbName: string | undefined, durability: Durability | undefined) {
-    const engine = new LazyEngine({
-      ...(dbName !== undefined ? { dbName } : {}),
-      ...(durability !== undefined ? { durability } : {}),
-    });
-    super(engine, undefined, engine);
-    this.lazy = engine;
-    this.artifacts = new ArtifactFront(engine);
-    this.memory = new MemoryFront(engine);
-    this.feed = new ChangeFeed(dbName ?? DEFAULT_DB_NAME);
-  }
-
-  subscribe(filter: ChangeFilter, listener: ChangeListener): () => void {
-    return this.feed.subscribe(filter, listener);
-  }
-
-  sync(options: SyncStartOptions): Promise<SyncHandle> {
-    return SyncHandle.start(this.lazy, options);
-  }
-
-  override async close(): Promise<void> {
-    await super.close();
-    this.feed.close();
-  }
+  return connectSessionStore(worker, connect);
 }

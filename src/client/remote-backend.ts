@@ -28,8 +28,9 @@ import {
   SESSION_METHODS,
 } from '../protocol.js';
 import { SEARCH_METHODS, type SearchBackend } from '../search/protocol.js';
-import type { SyncBackend, SyncStartRequest } from '../sync/protocol.js';
+import type { SyncStartOptions } from '../sync/protocol.js';
 import type { SyncStatus } from '../sync/status.js';
+import type { StoreBackend } from './store.js';
 
 export interface RemoteOptions {
   dbName?: string;
@@ -51,8 +52,10 @@ interface Outgoing {
 }
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the forwarded methods are made below, from their list
-export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, MemoryBackend, SyncBackend {
+export class RemoteBackend implements StoreBackend {
   readonly hello: Promise<HelloResponse>;
+  /** The worker's answer names the database: the client's change feed waits for it. */
+  readonly dbName: Promise<string>;
   private readonly remote: Remote<HostApi>;
   private readonly pending = new Set<(error: Error) => void>();
   private deadError: StoreClosedError | undefined;
@@ -95,6 +98,9 @@ export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, M
       );
     }
     this.hello = this.call('hello', (r) => r.hello({ ...(options.dbName ? { dbName: options.dbName } : {}) }));
+    this.dbName = this.hello.then((h) => h.dbName);
+    // Read by whoever asks for `ready`; a worker that never answers is reported there and by every call.
+    this.dbName.catch(() => {});
     this.hello.then(
       (hello) => {
         greeted = true;
@@ -118,8 +124,17 @@ export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, M
     );
   }
 
-  /** Calls `listener` once when the connection ends for good. */
+  /** Resolves once the worker has answered the hello. */
+  get ready(): Promise<void> {
+    return this.hello.then(() => {});
+  }
+
+  /** Calls `listener` once when the connection ends for good; at once if it already has. */
   onClose(listener: (error: StoreClosedError) => void): () => void {
+    if (this.deadError) {
+      listener(this.deadError);
+      return () => {};
+    }
     this.closeListeners.add(listener);
     return () => this.closeListeners.delete(listener);
   }
@@ -136,7 +151,9 @@ export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, M
     this.stopWatching.abort();
     for (const fail of [...this.pending]) fail(error);
     this.pending.clear();
-    for (const listener of this.closeListeners) listener(error);
+    const listeners = [...this.closeListeners];
+    this.closeListeners.clear();
+    for (const listener of listeners) listener(error);
   }
 
   /** `operation` names the call in an error about its request. */
@@ -265,7 +282,19 @@ export class RemoteBackend implements Backend, ArtifactBackend, SearchBackend, M
     );
   }
 
-  startSync(request: SyncStartRequest, onStatus: (status: SyncStatus) => void) {
+  startSync(request: SyncStartOptions, onStatus: (status: SyncStatus) => void) {
+    // Functions cannot cross to the worker: said here, in words, rather than as a failed structured clone.
+    const { conflict, fetch } = (request ?? {}) as Partial<SyncStartOptions>;
+    if (typeof conflict === 'function' || fetch !== undefined) {
+      const field = typeof conflict === 'function' ? 'conflict' : 'fetch';
+      return Promise.reject(
+        new InvalidInputError(
+          `sync: ${field}: a ${field === 'conflict' ? 'conflict callback' : 'fetch of your own'} runs only where the` +
+            ' sync engine does: use an in-thread store (mode "in-thread" or new IndexedDbSessionService); through' +
+            ' a worker, conflict is "rebase" or "fork"',
+        ),
+      );
+    }
     return this.ask('startSync', 'sync', (r) => r.startSync(request, proxy(onStatus)));
   }
   syncNow() {

@@ -4,10 +4,10 @@
  * the worker, in worker modes): the page holds only this.
  */
 
-import type { SyncBackend, SyncStartRequest } from '../sync/protocol.js';
+import type { SyncBackend, SyncStartOptions } from '../sync/protocol.js';
 import type { SyncStatus, SyncStatusListener } from '../sync/status.js';
 
-export type { SyncStartRequest as SyncStartOptions };
+export type { SyncStartOptions };
 
 export class SyncHandle {
   private current: SyncStatus | undefined;
@@ -16,7 +16,7 @@ export class SyncHandle {
   private constructor(private readonly backend: SyncBackend) {}
 
   /** Starts sync on `backend`; resolves once it runs. */
-  static async start(backend: SyncBackend, options: SyncStartRequest): Promise<SyncHandle> {
+  static async start(backend: SyncBackend, options: SyncStartOptions): Promise<SyncHandle> {
     const handle = new SyncHandle(backend);
     const first = await backend.startSync(options, (status) => handle.receive(status));
     handle.current ??= first;

@@ -30,6 +30,7 @@ const MODE_LABEL: Record<SessionStore['mode'], string> = {
   shared: 'SharedWorker',
   dedicated: 'dedicated Worker',
   'in-thread': 'in-thread',
+  port: 'MessagePort',
 };
 
 const params = new URLSearchParams(location.search);
@@ -172,8 +173,7 @@ store.subscribe({}, (change) => {
   refreshSearch();
 });
 
-const client = store as SessionStore & { onClose?: (listener: (error: Error) => void) => void };
-client.onClose?.((error) => {
+store.onClose((error) => {
   live.classList.add('dead');
   live.textContent = 'disconnected';
   status.error('The connection to the store was lost; reload the page to reconnect', error);

@@ -5,6 +5,7 @@
  */
 import { type Endpoint, expose, releaseProxy } from 'comlink';
 import type { ArtifactBackend } from '../artifacts/protocol.js';
+import type { IndexedDbSessionService } from '../client/indexeddb-session-service.js';
 import { InvalidInputError, normalizeStorageError, toWireError, type WireError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { MemoryBackend } from '../memory/protocol.js';
@@ -12,10 +13,10 @@ import type { AppendBatch, HelloRequest, HostApi, Result } from '../protocol.js'
 import { appendManySchema, helloRequestSchema, validate } from '../schema.js';
 import type { SearchBackend } from '../search/protocol.js';
 import { DEFAULT_DB_NAME, StoreEngine } from '../store/engine.js';
-import type { IndexedDbSessionService } from '../store/indexeddb-session-service.js';
 import type { SyncBackend } from '../sync/protocol.js';
 import type { SyncStatus } from '../sync/status.js';
 import { checkedBackend } from './checked.js';
+import { engineOf } from './engine-of.js';
 import { guardEndpoint } from './guard.js';
 import { lazy } from './lazy.js';
 
@@ -165,10 +166,14 @@ function serve(host: HostApi, endpoint: Endpoint): void {
  * synchronously at the worker's top level; the database opens on first use.
  */
 export function exposeSessionService(
-  service: IndexedDbSessionService | StoreEngine,
+  service: IndexedDbSessionService,
   endpoint: Endpoint = globalThis as unknown as Endpoint,
 ): void {
-  const engine = service instanceof StoreEngine ? service : service.engine;
+  exposeEngine(engineOf(service), endpoint);
+}
+
+/** `exposeSessionService` for a bare engine: tests, and nothing public (the engine is not API). */
+export function exposeEngine(engine: StoreEngine, endpoint: Endpoint = globalThis as unknown as Endpoint): void {
   serve(
     createHost((hello) => {
       if (hello.dbName !== undefined && hello.dbName !== engine.dbName) {

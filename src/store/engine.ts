@@ -72,6 +72,10 @@ export interface EngineOptions {
   durability?: Durability;
   /** How long a schema upgrade waits for other tabs before `UpgradeBlockedError`. Default 5000 ms. */
   blockedTimeoutMs?: number;
+}
+
+/** Options only tests pass: kept out of `EngineOptions`, which apps see. */
+export interface EngineTestingOptions extends EngineOptions {
   /**
    * Tests only, never in an app: the schema's upgrade steps in place of the
    * shipped ones, so a test can play a newer release (the shipped steps plus
@@ -134,7 +138,7 @@ export class StoreEngine implements Backend {
   /** The session record last committed per uid, so an append need not wait for its read (see `commitGroup`). */
   private readonly records = new Map<string, SessionRecord>();
 
-  constructor(options: EngineOptions = {}) {
+  constructor(options: EngineTestingOptions = {}) {
     this.dbName = options.dbName ?? DEFAULT_DB_NAME;
     const factory = options.indexedDB ?? globalThis.indexedDB;
     if (!factory) throw new StoreClosedError('no IndexedDB in this environment: pass `indexedDB`');

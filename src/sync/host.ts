@@ -9,9 +9,9 @@ import { releaseProxy } from 'comlink';
 import { InvalidInputError } from '../errors.js';
 import { validate } from '../schema.js';
 import type { StoreEngine } from '../store/engine.js';
-import { type SyncBackend, type SyncStartRequest, syncStartSchema } from './protocol.js';
+import { type SyncBackend, type SyncStartOptions, syncStartSchema } from './protocol.js';
 import type { SyncStatus } from './status.js';
-import { SyncEngine } from './sync-engine.js';
+import { SyncEngine, type SyncOptions } from './sync-engine.js';
 
 interface Running {
   engine: SyncEngine;
@@ -26,8 +26,55 @@ export const REPLACED =
 
 const running = new WeakMap<StoreEngine, Running>();
 
-/** The sync methods of one connection to the store `current` gives. */
-export function syncMethods(current: () => StoreEngine): SyncBackend {
+/** A number per function given as an option: two starts with different callbacks are different options. */
+const functionIds = new WeakMap<object, number>();
+let functionCount = 0;
+const idOf = (f: object): number => {
+  let id = functionIds.get(f);
+  if (id === undefined) {
+    id = ++functionCount;
+    functionIds.set(f, id);
+  }
+  return id;
+};
+
+/**
+ * The options a start asks for, validated. `callbacks` (a store in this
+ * thread, never a port) also takes a conflict callback and a `fetch`, which
+ * the schema of what may cross a port does not know.
+ */
+function startOptions(request: SyncStartOptions, callbacks: boolean): { options: SyncOptions; key: string } {
+  let conflict: unknown;
+  let ownFetch: unknown;
+  let data: unknown = request;
+  if (callbacks && typeof request === 'object' && request !== null) {
+    ({ conflict, fetch: ownFetch } = request);
+    if (ownFetch !== undefined && typeof ownFetch !== 'function') {
+      throw new InvalidInputError('sync: fetch: must be a function');
+    }
+    if (typeof conflict === 'function' || ownFetch !== undefined) {
+      const { conflict: _c, fetch: _f, ...rest } = request;
+      data = typeof conflict === 'function' ? rest : { ...rest, conflict };
+    }
+  }
+  const options: SyncOptions = validate('sync', syncStartSchema, data);
+  const functions: object[] = [];
+  if (typeof conflict === 'function') {
+    options.conflict = conflict as SyncOptions['conflict'];
+    functions.push(conflict);
+  }
+  if (typeof ownFetch === 'function') {
+    options.fetch = ownFetch as typeof fetch;
+    functions.push(ownFetch);
+  }
+  return { options, key: JSON.stringify([options, functions.map(idOf)]) };
+}
+
+/**
+ * The sync methods of one connection to the store `current` gives. With
+ * `callbacks` (an in-thread store), a start may pass functions (see `startOptions`).
+ */
+export function syncMethods(current: () => StoreEngine, { callbacks = false } = {}): SyncBackend {
   let mine: { store: StoreEngine; run: Running; unsubscribe: () => void } | undefined;
   const leave = async (): Promise<void> => {
     if (!mine) return;
@@ -43,12 +90,11 @@ export function syncMethods(current: () => StoreEngine): SyncBackend {
     }
   };
   return {
-    async startSync(request: SyncStartRequest, onStatus: (status: SyncStatus) => void) {
-      const options = validate('sync', syncStartSchema, request);
+    async startSync(request: SyncStartOptions, onStatus: (status: SyncStatus) => void) {
+      const { options, key } = startOptions(request, callbacks);
       if (typeof onStatus !== 'function') throw new InvalidInputError('sync: onStatus must be a function');
       await leave();
       const store = current();
-      const key = JSON.stringify(options);
       let run = running.get(store);
       if (!run || run.options !== key) {
         const old = run;

@@ -4,22 +4,22 @@
  */
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
+import { exposeEngine } from '../../src/host/expose.js';
 import {
   connectSessionStore,
-  exposeSessionService,
   IndexedDbSessionService,
   InvalidInputError,
   type Session,
   StaleSessionError,
-  StoreEngine,
 } from '../../src/index.js';
 import { MAX_BATCH_EVENTS } from '../../src/protocol.js';
+import { StoreEngine } from '../../src/store/engine.js';
 
 describe('un-awaited appends through a client', () => {
   it('stores more than one batch worth of appends to one session, in call order', async () => {
     const indexedDB = new IDBFactory();
     const { port1, port2 } = new MessageChannel();
-    exposeSessionService(new StoreEngine({ indexedDB, dbName: 'batches' }), port1);
+    exposeEngine(new StoreEngine({ indexedDB, dbName: 'batches' }), port1);
     const client = connectSessionStore(port2, { dbName: 'batches' });
     const session = await client.createSession({ appName: 'a', userId: 'u', sessionId: 's' });
     const count = MAX_BATCH_EVENTS + 2;
@@ -50,7 +50,7 @@ describe.each([
     through: 'a worker client',
     open: (indexedDB: IDBFactory, dbName: string) => {
       const { port1, port2 } = new MessageChannel();
-      exposeSessionService(new StoreEngine({ indexedDB, dbName }), port1);
+      exposeEngine(new StoreEngine({ indexedDB, dbName }), port1);
       return connectSessionStore(port2, { dbName });
     },
   },

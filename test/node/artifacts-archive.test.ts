@@ -6,19 +6,19 @@
 import { IDBFactory, IDBKeyRange, IDBObjectStore } from 'fake-indexeddb';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { exposeEngine } from '../../src/host/expose.js';
 import {
   AlreadyExistsError,
   connectSessionStore,
   exportArchive,
   exportArchiveToBlob,
   exportSessionsToBlob,
-  exposeSessionService,
   IndexedDbSessionService,
   InvalidInputError,
   importArchive,
   QuotaExceededError,
-  StoreEngine,
 } from '../../src/index.js';
+import { StoreEngine } from '../../src/store/engine.js';
 import { ARCHIVE_BUFFER_BYTES } from '../../src/transfer/archive.js';
 import { snapshotArtifacts } from '../contract/artifacts.js';
 import { makeEvent } from '../contract/contract.js';
@@ -81,7 +81,7 @@ describe('export and import with artifacts', () => {
 
     const { port1, port2 } = new MessageChannel();
     const engine = new StoreEngine({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: 'archive' });
-    exposeSessionService(engine, port1);
+    exposeEngine(engine, port1);
     const client = connectSessionStore(port2, { dbName: 'archive' });
     closers.push(async () => {
       await client.close();

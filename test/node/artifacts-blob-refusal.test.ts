@@ -6,14 +6,9 @@
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  connectSessionStore,
-  exportArchiveToBlob,
-  exposeSessionService,
-  IndexedDbSessionService,
-  importArchive,
-  StoreEngine,
-} from '../../src/index.js';
+import { exposeEngine } from '../../src/host/expose.js';
+import { connectSessionStore, exportArchiveToBlob, IndexedDbSessionService, importArchive } from '../../src/index.js';
+import { StoreEngine } from '../../src/store/engine.js';
 import { bytesOf, snapshotArtifacts } from '../contract/artifacts.js';
 import { makeEvent } from '../contract/contract.js';
 import { type RefusingFactory, refusingBlobs } from './refuses-blobs.js';
@@ -108,7 +103,7 @@ describe('artifacts where IndexedDB refuses Blobs', () => {
     const factory = refusingBlobs();
     const engine = new StoreEngine({ indexedDB: factory.indexedDB, IDBKeyRange, dbName: 'refusal' });
     const { port1, port2 } = new MessageChannel();
-    exposeSessionService(engine, port1);
+    exposeEngine(engine, port1);
     const client = connectSessionStore(port2, { dbName: 'refusal' });
     closers.push(async () => {
       await client.close();

@@ -1,5 +1,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { connectSessionStore, exposeSessionService, IndexedDbSessionService, StoreEngine } from '../../src/index.js';
+import { exposeEngine } from '../../src/host/expose.js';
+import { connectSessionStore, IndexedDbSessionService } from '../../src/index.js';
+import { StoreEngine } from '../../src/store/engine.js';
 import { describeArtifactContract } from '../contract/artifacts.js';
 import { refusingBlobs } from './refuses-blobs.js';
 
@@ -35,7 +37,7 @@ describeArtifactContract('client over a MessageChannel', () => {
   return {
     open: () => {
       const { port1, port2 } = new MessageChannel();
-      exposeSessionService(engine, port1);
+      exposeEngine(engine, port1);
       return connectSessionStore(port2, { dbName: 'artifacts' });
     },
     dispose: () => engine.close(),

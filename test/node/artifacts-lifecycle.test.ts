@@ -5,13 +5,9 @@
  */
 import { IDBFactory, IDBKeyRange, IDBObjectStore } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  connectSessionStore,
-  exposeSessionService,
-  IndexedDbSessionService,
-  QuotaExceededError,
-  StoreEngine,
-} from '../../src/index.js';
+import { exposeEngine } from '../../src/host/expose.js';
+import { connectSessionStore, IndexedDbSessionService, QuotaExceededError } from '../../src/index.js';
+import { StoreEngine } from '../../src/store/engine.js';
 import { bytesOf, snapshotArtifacts } from '../contract/artifacts.js';
 
 const key = { appName: 'app', userId: 'ada', sessionId: 's1' };
@@ -25,7 +21,7 @@ describe('the Blob path through a worker', () => {
   it('sends the File itself to the worker and gets a Blob back: no base64 on the way', async () => {
     const { port1, port2 } = new MessageChannel();
     const engine = new StoreEngine({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: 'wire' });
-    exposeSessionService(engine, port1);
+    exposeEngine(engine, port1);
     const sent = vi.spyOn(port2, 'postMessage');
     const client = connectSessionStore(port2, { dbName: 'wire' });
     closers.push(async () => {

@@ -7,13 +7,9 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import fc from 'fast-check';
 import { afterEach, expect, it } from 'vitest';
-import {
-  type ArtifactFront,
-  connectSessionStore,
-  exposeSessionService,
-  IndexedDbSessionService,
-  StoreEngine,
-} from '../../src/index.js';
+import { exposeEngine } from '../../src/host/expose.js';
+import { type ArtifactFront, connectSessionStore, IndexedDbSessionService } from '../../src/index.js';
+import { StoreEngine } from '../../src/store/engine.js';
 
 const key = { appName: 'app', userId: 'ada', sessionId: 's1' };
 const names = ['a', 'a/b', 'user:shared', 'b'];
@@ -30,7 +26,7 @@ function clients(): ArtifactFront[] {
   const engine = new StoreEngine({ indexedDB, dbName });
   const remote = [0, 1].map(() => {
     const { port1, port2 } = new MessageChannel();
-    exposeSessionService(engine, port1);
+    exposeEngine(engine, port1);
     return connectSessionStore(port2, { dbName });
   });
   closers.push(async () => {

@@ -5,16 +5,15 @@
  */
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHost } from '../../src/host/expose.js';
+import { createHost, exposeEngine } from '../../src/host/expose.js';
 import {
   connectSessionStore,
-  exposeSessionService,
   IndexedDbSessionService,
   InvalidInputError,
   type SessionCatalog,
   type SessionService,
-  StoreEngine,
 } from '../../src/index.js';
+import { StoreEngine } from '../../src/store/engine.js';
 
 type Store = SessionService & SessionCatalog;
 
@@ -24,7 +23,7 @@ const layers: [string, (indexedDB: IDBFactory, dbName: string) => Store][] = [
     'client over a MessageChannel',
     (indexedDB, dbName) => {
       const { port1, port2 } = new MessageChannel();
-      exposeSessionService(new StoreEngine({ indexedDB, dbName }), port1);
+      exposeEngine(new StoreEngine({ indexedDB, dbName }), port1);
       return connectSessionStore(port2, { dbName });
     },
   ],

@@ -1,5 +1,7 @@
 import { IDBFactory } from 'fake-indexeddb';
-import { connectSessionStore, exposeSessionService, StoreEngine } from '../../src/index.js';
+import { exposeEngine } from '../../src/host/expose.js';
+import { connectSessionStore } from '../../src/index.js';
+import { StoreEngine } from '../../src/store/engine.js';
 import { describeContract } from '../contract/contract.js';
 
 let n = 0;
@@ -10,7 +12,7 @@ describeContract('client over a MessageChannel, fake-indexeddb', () => {
     open: () => {
       // Each open is a separate "tab": its own engine and connection to the one database.
       const { port1, port2 } = new MessageChannel();
-      exposeSessionService(new StoreEngine({ indexedDB, dbName }), port1);
+      exposeEngine(new StoreEngine({ indexedDB, dbName }), port1);
       return connectSessionStore(port2, { dbName });
     },
   };

@@ -5,19 +5,18 @@
  */
 import { IDBDatabase, IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createHost } from '../../src/host/expose.js';
+import { createHost, exposeEngine } from '../../src/host/expose.js';
 import {
   connectSessionStore,
-  exposeSessionService,
   IndexedDbSessionService,
   type Session,
   type SessionStoreClient,
   StaleSessionError,
   type StoreChange,
   StoreClosedError,
-  StoreEngine,
   TimeoutError,
 } from '../../src/index.js';
+import { StoreEngine } from '../../src/store/engine.js';
 import { makeEvent } from '../contract/contract.js';
 
 const APP = 'app';
@@ -26,7 +25,7 @@ let n = 0;
 
 function pair(indexedDB: IDBFactory, dbName: string): { client: SessionStoreClient; hostPort: MessagePort } {
   const { port1, port2 } = new MessageChannel();
-  exposeSessionService(new StoreEngine({ indexedDB, dbName }), port1);
+  exposeEngine(new StoreEngine({ indexedDB, dbName }), port1);
   return { client: connectSessionStore(port2, { dbName }), hostPort: port1 };
 }
 
@@ -40,7 +39,7 @@ describe('worker boundary', () => {
   it('sends only the session key, its revision and the new events, never the history', async () => {
     const indexedDB = new IDBFactory();
     const { port1, port2 } = new MessageChannel();
-    exposeSessionService(new StoreEngine({ indexedDB, dbName: 'wire' }), port1);
+    exposeEngine(new StoreEngine({ indexedDB, dbName: 'wire' }), port1);
     const post = vi.spyOn(port2, 'postMessage');
     const client = connectSessionStore(port2, { dbName: 'wire' });
     open.push(client);
@@ -207,7 +206,7 @@ describe('group commit', () => {
   it('sends the appends of many sessions issued in one turn as one message, and answers each alone', async () => {
     const indexedDB = new IDBFactory();
     const { port1, port2 } = new MessageChannel();
-    exposeSessionService(new StoreEngine({ indexedDB, dbName: 'many' }), port1);
+    exposeEngine(new StoreEngine({ indexedDB, dbName: 'many' }), port1);
     const post = vi.spyOn(port2, 'postMessage');
     const client = connectSessionStore(port2, { dbName: 'many' });
     open.push(client);

@@ -6,14 +6,14 @@
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, expect, it } from 'vitest';
-import { createHost } from '../../src/host/expose.js';
+import { createHost, exposeEngine } from '../../src/host/expose.js';
 import {
   connectSessionStore,
   exposeSessionService,
   IndexedDbSessionService,
   type SessionStoreClient,
-  StoreEngine,
 } from '../../src/index.js';
+import { StoreEngine } from '../../src/store/engine.js';
 import { say, textEvent } from '../search/helpers.js';
 
 const ids = { appName: 'chat', userId: 'ada' };
@@ -22,7 +22,7 @@ const closers: (() => Promise<void>)[] = [];
 function servedOverPort(dbName: string): SessionStoreClient {
   const { port1, port2 } = new MessageChannel();
   const engine = new StoreEngine({ indexedDB: new IDBFactory(), IDBKeyRange, dbName });
-  exposeSessionService(engine, port1);
+  exposeEngine(engine, port1);
   const client = connectSessionStore(port2, { dbName });
   closers.push(async () => {
     await client.close();

@@ -6,6 +6,7 @@
  */
 import { IDBFactory, IDBKeyRange, IDBObjectStore } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { engineOf } from '../../src/host/engine-of.js';
 import { IndexedDbSessionService, InvalidInputError, type Session } from '../../src/index.js';
 import { type SearchEngine, searchEngineFor } from '../../src/search/engine.js';
 import { SEARCH_FORMAT, type SearchShardRecord } from '../../src/search/records.js';
@@ -27,7 +28,7 @@ const track = (store: IndexedDbSessionService) => {
 const find = async (store: IndexedDbSessionService, query: string, more: object = {}) =>
   (await store.searchEvents({ ...ids, query, ...more })).hits.map((h) => `${h.sessionId}/${h.eventId}`).sort();
 /** Saves the index now (the store does it after 2 s of quiet). */
-const flush = (store: IndexedDbSessionService) => (searchEngineFor(store.engine) as SearchEngine).flush();
+const flush = (store: IndexedDbSessionService) => (searchEngineFor(engineOf(store)) as SearchEngine).flush();
 
 function rawDatabase(indexedDB: IDBFactory, dbName: string): Promise<IDBDatabase> {
   return new Promise<IDBDatabase>((resolve, reject) => {
@@ -236,9 +237,10 @@ describe('catching up', () => {
     // The saved index knows s at its stored revision: nothing marks it to be read again on load.
     const next = track(db.open());
     const session = (await next.getSession({ ...ids, sessionId: 's' })) as Session;
-    const transact = next.engine.transact.bind(next.engine);
+    const engine = engineOf(next);
+    const transact = engine.transact.bind(engine);
     let loading = true;
-    vi.spyOn(next.engine, 'transact').mockImplementation(async (work) => {
+    vi.spyOn(engine, 'transact').mockImplementation(async (work) => {
       if (!loading) return transact(work);
       loading = false;
       const loaded = await transact(work);

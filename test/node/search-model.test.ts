@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import { afterEach, expect, it } from 'vitest';
+import { engineOf } from '../../src/host/engine-of.js';
 import type { IndexedDbSessionService, Session } from '../../src/index.js';
 import { type SearchEngine, searchEngineFor } from '../../src/search/engine.js';
 import { analyse, type MatchMode, matches, parseQuery } from '../../src/search/match.js';
@@ -120,7 +121,7 @@ it('finds exactly the events a brute-force scan finds, through every kind of cha
             );
             break;
           case 'restart':
-            if (o.save) await (searchEngineFor(store.engine) as SearchEngine).flush();
+            if (o.save) await (searchEngineFor(engineOf(store)) as SearchEngine).flush();
             await store.close();
             store = db.open();
             break;

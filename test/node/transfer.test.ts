@@ -4,7 +4,7 @@
  */
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHost } from '../../src/host/expose.js';
+import { createHost, exposeEngine } from '../../src/host/expose.js';
 import {
   AlreadyExistsError,
   connectSessionStore,
@@ -12,7 +12,6 @@ import {
   type ExportProgress,
   exportSessions,
   exportSessionsToBlob,
-  exposeSessionService,
   type ImportProgress,
   IndexedDbSessionService,
   InvalidInputError,
@@ -21,8 +20,8 @@ import {
   type SessionStoreClient,
   StaleSessionError,
   type StoreChange,
-  StoreEngine,
 } from '../../src/index.js';
+import { StoreEngine } from '../../src/store/engine.js';
 import { event, exportedSessions, exportText, seed } from '../transfer/fixture.js';
 
 let n = 0;
@@ -42,7 +41,7 @@ function database() {
   };
   const client = (): SessionStoreClient => {
     const { port1, port2 } = new MessageChannel();
-    exposeSessionService(new StoreEngine({ indexedDB, dbName }), port1);
+    exposeEngine(new StoreEngine({ indexedDB, dbName }), port1);
     const c = connectSessionStore(port2, { dbName });
     closers.push(() => c.close());
     return c;

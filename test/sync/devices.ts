@@ -1,5 +1,6 @@
 /** Devices for sync tests: in-thread stores over their own fake-indexeddb, each with a sync engine stepped by hand. */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { engineOf } from '../../src/host/engine-of.js';
 import { type Event, IndexedDbSessionService, type Session } from '../../src/index.js';
 import { SyncEngine, type SyncOptions } from '../../src/sync/index.js';
 
@@ -18,7 +19,7 @@ export function device(url: string, token: string, options: Partial<SyncOptions>
   const dbName = `device-${++devices}`;
   const make = () => {
     const store = new IndexedDbSessionService({ indexedDB, IDBKeyRange, dbName });
-    const sync = new SyncEngine(store.engine, {
+    const sync = new SyncEngine(engineOf(store), {
       url,
       token,
       appName: 'chat',

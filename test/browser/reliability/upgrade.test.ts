@@ -8,6 +8,7 @@
  * the timeout instead of hanging, and it succeeds once that tab is gone.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { serviceForTesting } from '../../../src/client/indexeddb-session-service.js';
 import {
   connectSessionStore,
   IndexedDbSessionService,
@@ -121,7 +122,7 @@ describe('upgrades between tabs', () => {
       const newer: SessionService =
         where === 'worker'
           ? newerClient(dbName, 300)
-          : new IndexedDbSessionService({
+          : serviceForTesting({
               dbName,
               blockedTimeoutMs: 300,
               upgradesForTesting: [...(await import('../../../src/store/database.js')).shippedUpgrades, () => {}],

@@ -1,7 +1,9 @@
 /** The artifact differential suite (test/adk/artifacts.ts) in Node: in-thread, and through a client over a MessageChannel. */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { AdkArtifactService } from '../../../src/adk/index.js';
-import { connectSessionStore, exposeSessionService, IndexedDbSessionService, StoreEngine } from '../../../src/index.js';
+import { exposeEngine } from '../../../src/host/expose.js';
+import { connectSessionStore, IndexedDbSessionService } from '../../../src/index.js';
+import { StoreEngine } from '../../../src/store/engine.js';
 import { describeArtifactDifferential } from '../../adk/artifacts.js';
 
 let n = 0;
@@ -14,7 +16,7 @@ describeArtifactDifferential('in-thread over fake-indexeddb', () => {
 describeArtifactDifferential('through a client over a MessageChannel', () => {
   const { port1, port2 } = new MessageChannel();
   const engine = new StoreEngine({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: `adk-art-${n++}` });
-  exposeSessionService(engine, port1);
+  exposeEngine(engine, port1);
   const client = connectSessionStore(port2, { dbName: engine.dbName });
   return {
     service: new AdkArtifactService(client.artifacts),

@@ -16,15 +16,15 @@ import {
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdkMemoryService, AdkSessionService } from '../../../src/adk/index.js';
+import { exposeEngine } from '../../../src/host/expose.js';
 import {
   connectSessionStore,
-  exposeSessionService,
   IndexedDbSessionService,
   InvalidInputError,
   type MemoryFront,
   type Session,
-  StoreEngine,
 } from '../../../src/index.js';
+import { StoreEngine } from '../../../src/store/engine.js';
 import { call, type RecordedRequest, ScriptedModel, say } from '../../adk/scripted-model.js';
 import { textEvent } from '../../search/helpers.js';
 
@@ -45,7 +45,7 @@ function throughWorker(): { store: ReturnType<typeof connectSessionStore>; memor
   const { port1, port2 } = new MessageChannel();
   const dbName = `memory-wire-${++n}`;
   const engine = new StoreEngine({ indexedDB: new IDBFactory(), IDBKeyRange, dbName });
-  exposeSessionService(engine, port1);
+  exposeEngine(engine, port1);
   const store = connectSessionStore(port2, { dbName });
   closers.push(async () => {
     await store.close();

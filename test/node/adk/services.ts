@@ -3,7 +3,9 @@ import { DatabaseSessionService } from '@google/adk';
 import { LibSqlDriver } from '@mikro-orm/libsql';
 import { IDBFactory } from 'fake-indexeddb';
 import { AdkSessionService } from '../../../src/adk/index.js';
-import { connectSessionStore, exposeSessionService, IndexedDbSessionService, StoreEngine } from '../../../src/index.js';
+import { exposeEngine } from '../../../src/host/expose.js';
+import { connectSessionStore, IndexedDbSessionService } from '../../../src/index.js';
+import { StoreEngine } from '../../../src/store/engine.js';
 import type { ServiceUnderTest } from '../../adk/services.js';
 
 export function inThreadStore(dbName: string): ServiceUnderTest {
@@ -29,7 +31,7 @@ export function clientStore(dbName: string): ServiceUnderTest {
     // The engine is the worker's side of the channel; the client is the page's.
     const engine = new StoreEngine({ indexedDB, dbName });
     const { port1, port2 } = new MessageChannel();
-    exposeSessionService(engine, port1);
+    exposeEngine(engine, port1);
     return { engine, service: new AdkSessionService(connectSessionStore(port2, { dbName })) };
   };
   let current = open();

@@ -10,15 +10,10 @@
 import { IDBFactory } from 'fake-indexeddb';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHost } from '../../../src/host/expose.js';
-import {
-  connectSessionStore,
-  exposeSessionService,
-  IndexedDbSessionService,
-  type SessionService,
-  StoreEngine,
-} from '../../../src/index.js';
+import { createHost, exposeEngine } from '../../../src/host/expose.js';
+import { connectSessionStore, IndexedDbSessionService, type SessionService } from '../../../src/index.js';
 import type { HostApi } from '../../../src/protocol.js';
+import { StoreEngine } from '../../../src/store/engine.js';
 import {
   badCalls,
   CLIENT_TEMPLATES,
@@ -68,7 +63,7 @@ describe('bad-input fuzzing (fake-indexeddb)', () => {
       'a client over a MessageChannel',
       () => {
         const { port1, port2 } = new MessageChannel();
-        exposeSessionService(engine, port1);
+        exposeEngine(engine, port1);
         return connectSessionStore(port2, { dbName: 'fuzz' });
       },
     ],
@@ -145,7 +140,7 @@ describe('bad-input fuzzing (fake-indexeddb)', () => {
       const store = open(engine);
       const { seed, universe } = await seedStore(store);
       const { port1, port2 } = new MessageChannel();
-      exposeSessionService(engine, port1);
+      exposeEngine(engine, port1);
       port2.start();
       const fingerprint = prototypeFingerprint();
       const before = await dumpStore(store, universe);
@@ -207,7 +202,7 @@ describe('bad-input fuzzing (fake-indexeddb)', () => {
 
   function open(e: StoreEngine): SessionService {
     const { port1, port2 } = new MessageChannel();
-    exposeSessionService(e, port1);
+    exposeEngine(e, port1);
     const client = connectSessionStore(port2, { dbName: 'fuzz' });
     opened.push(client);
     return client;

@@ -8,13 +8,9 @@
 import { IDBFactory } from 'fake-indexeddb';
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
-import {
-  connectSessionStore,
-  exposeSessionService,
-  IndexedDbSessionService,
-  type SessionService,
-  StoreEngine,
-} from '../../../src/index.js';
+import { exposeEngine } from '../../../src/host/expose.js';
+import { connectSessionStore, IndexedDbSessionService, type SessionService } from '../../../src/index.js';
+import { StoreEngine } from '../../../src/store/engine.js';
 import {
   commandArbitrary,
   type ModelConfig,
@@ -42,7 +38,7 @@ interface Opened {
 
 function overPort(engine: StoreEngine, dbName: string, ownsEngine: boolean): SessionService {
   const { port1, port2 } = new MessageChannel();
-  exposeSessionService(engine, port1);
+  exposeEngine(engine, port1);
   return connectSessionStore(port2, { dbName, ownsWorker: ownsEngine });
 }
 

@@ -1,14 +1,9 @@
 /** Sync as an app starts it: `store.sync(...)` on the client (engine across a port) and on the in-thread store. */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-
-import {
-  connectSessionStore,
-  exposeSessionService,
-  IndexedDbSessionService,
-  StoreEngine,
-  type SyncStatus,
-} from '../../../src/index.js';
+import { exposeEngine } from '../../../src/host/expose.js';
+import { connectSessionStore, IndexedDbSessionService, type SyncStatus } from '../../../src/index.js';
+import { StoreEngine } from '../../../src/store/engine.js';
 import { turn } from '../../sync/devices.js';
 import { type ServerProcess, startServer, TOKENS } from '../../sync/server-process.js';
 
@@ -29,7 +24,7 @@ describe('store.sync', () => {
   it('through the client: status as values and events, sync now, and the other device gets the session', async () => {
     const engine = new StoreEngine({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: 'surface-a' });
     const { port1, port2 } = new MessageChannel();
-    exposeSessionService(engine, port1);
+    exposeEngine(engine, port1);
     const page = connectSessionStore(port2, { dbName: 'surface-a' });
     const laptop = new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: 'surface-b' });
     try {

@@ -8,7 +8,9 @@ import { createServer } from 'node:http';
 import type { MessagePort as NodeMessagePort } from 'node:worker_threads';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { connectSessionStore, exposeSessionService, StoreEngine, type SyncStatus } from '../../../src/index.js';
+import { exposeEngine } from '../../../src/host/expose.js';
+import { connectSessionStore, type SyncStatus } from '../../../src/index.js';
+import { StoreEngine } from '../../../src/store/engine.js';
 
 vi.setConfig({ testTimeout: 30_000 });
 
@@ -40,7 +42,7 @@ afterEach(async () => {
 /** A tab: its own connection to the one store engine, as a SharedWorker serves tabs. */
 function tab() {
   const { port1, port2 } = new MessageChannel();
-  exposeSessionService(store, port1);
+  exposeEngine(store, port1);
   return connectSessionStore(port2, { dbName: store.dbName });
 }
 const as = (userId: string) => ({

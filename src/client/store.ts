@@ -1,0 +1,138 @@
+/**
+ * The one store: what `openSessionStore` (every mode), `connectSessionStore`
+ * and `new IndexedDbSessionService` all return. Its members and its lifecycle
+ * live here once, over a `StoreBackend` that says only where the work runs (a
+ * worker behind a port, or this thread), so the ways of getting a store cannot
+ * drift apart again: three hand-assembled classes once did, and the in-thread
+ * store lost `onClose`, `ready` and `closed`. Nothing here imports the engine:
+ * a page that runs the store in a worker never loads it.
+ */
+import { ArtifactFront } from '../artifacts/front.js';
+import type { ArtifactBackend } from '../artifacts/protocol.js';
+import { ChangeFeed, type ChangeFilter, type ChangeListener } from '../changes.js';
+import type { StoreClosedError } from '../errors.js';
+import { SessionFront } from '../front.js';
+import { MemoryFront } from '../memory/front.js';
+import type { MemoryBackend } from '../memory/protocol.js';
+import type { Backend, ImportOutcome } from '../protocol.js';
+import type { SearchBackend } from '../search/protocol.js';
+import type { SearchEventsRequest, SearchEventsResponse } from '../search/schema.js';
+import type { SyncBackend } from '../sync/protocol.js';
+import type { SessionImportOptions } from '../transfer/prepare.js';
+import type {
+  AppendEventsRequest,
+  Durability,
+  Event,
+  ListSessionKeysRequest,
+  Session,
+  SessionCatalog,
+  SessionKey,
+  SessionService,
+} from '../types.js';
+import { SyncHandle, type SyncStartOptions } from './sync-handle.js';
+
+/**
+ * Where a store runs: `'shared'` (the origin's SharedWorker), `'dedicated'`
+ * (this tab's worker), `'in-thread'` (no worker), `'port'` (whatever serves
+ * the `MessagePort` given to `connectSessionStore`).
+ */
+export type StoreKind = 'shared' | 'dedicated' | 'in-thread' | 'port';
+
+/** Every store, however it was got: the ADK session service and the rest on the same database. */
+export interface SessionStore extends SessionService, SessionCatalog {
+  /** Where the store runs. */
+  readonly mode: StoreKind;
+  /** Artifacts (ADK's `BaseArtifactService`, and Blobs) on the same database. */
+  readonly artifacts: ArtifactFront;
+  /** Memory (ADK's memory service): what was added to it, searched like `searchEvents`. */
+  readonly memory: MemoryFront;
+  /**
+   * Resolves once the store has started (its worker answered, or its in-thread
+   * code is loaded) and stays resolved; rejects if it never starts (a worker
+   * that failed to load, a store closed first). Calls need not wait for it.
+   */
+  readonly ready: Promise<void>;
+  /** True once the store is closed: by `close()`, a worker that died, or another tab's upgrade or deletion. */
+  readonly closed: boolean;
+  /**
+   * Calls `listener` once when the store closes for good: `close()`, its worker
+   * crashed or was terminated, or another tab upgraded or deleted the database
+   * (then reload to continue). At once if it is already closed. Returns the
+   * unsubscribe function.
+   */
+  onClose(listener: (error: StoreClosedError) => void): () => void;
+  /**
+   * Calls `listener` after each committed change matching `filter`, from this
+   * tab or any other. Returns the unsubscribe function.
+   */
+  subscribe(filter: ChangeFilter, listener: ChangeListener): () => void;
+  /**
+   * Starts syncing one user's sessions with a sync server; see README "Sync".
+   * A conflict callback and your own `fetch` need a store in this thread.
+   */
+  sync(options: SyncStartOptions): Promise<SyncHandle>;
+  /** Several events of one session in one transaction, all or none; see `SessionFront.appendEvents`. */
+  appendEvents(request: AppendEventsRequest): Promise<Event[]>;
+  /** Keys of every session of every app, of one app, or of one user: one snapshot, oldest first. */
+  listSessionKeys(request?: ListSessionKeysRequest): Promise<SessionKey[]>;
+  /** Writes whole sessions in one transaction, all or none; see README "Export and import". */
+  importSessions(sessions: readonly Session[], options?: SessionImportOptions): Promise<ImportOutcome>;
+  /** Ranked full-text search over one app and user's events; see README "Search across conversations". */
+  searchEvents(request: SearchEventsRequest): Promise<SearchEventsResponse>;
+}
+
+/**
+ * What a store needs of the place its work runs: every request, sync, and the
+ * lifecycle. `RemoteBackend` (a worker) and `LazyEngine` (this thread) are the two.
+ */
+export interface StoreBackend extends Backend, ArtifactBackend, SearchBackend, MemoryBackend, SyncBackend {
+  /** The database's name, for the change feed: known at once in-thread, from the hello through a worker. */
+  readonly dbName: string | Promise<string>;
+  readonly ready: Promise<void>;
+  readonly closed: boolean;
+  onClose(listener: (error: StoreClosedError) => void): () => void;
+}
+
+/** The implementation of `SessionStore` every way of getting a store builds. */
+export class Store extends SessionFront implements SessionStore {
+  readonly artifacts: ArtifactFront;
+  readonly memory: MemoryFront;
+  private readonly feed: ChangeFeed;
+
+  constructor(
+    private readonly parts: StoreBackend,
+    readonly mode: StoreKind,
+    durability?: Durability,
+  ) {
+    super(parts, durability, parts);
+    this.artifacts = new ArtifactFront(parts);
+    this.memory = new MemoryFront(parts);
+    this.feed = new ChangeFeed(parts.dbName);
+  }
+
+  get ready(): Promise<void> {
+    return this.parts.ready;
+  }
+
+  get closed(): boolean {
+    return this.parts.closed;
+  }
+
+  onClose(listener: (error: StoreClosedError) => void): () => void {
+    return this.parts.onClose(listener);
+  }
+
+  subscribe(filter: ChangeFilter, listener: ChangeListener): () => void {
+    return this.feed.subscribe(filter, listener);
+  }
+
+  sync(options: SyncStartOptions): Promise<SyncHandle> {
+    return SyncHandle.start(this.parts, options);
+  }
+
+  /** Lets queued appends finish, then releases the store (its sync, its database, an owned worker). */
+  override async close(): Promise<void> {
+    await super.close();
+    this.feed.close();
+  }
+}
