@@ -77,7 +77,10 @@ export class LazyEngine implements StoreBackend {
 
   /** Resolves once the engine's code is loaded (loading it now if need be); a store closed first rejects. */
   get ready(): Promise<void> {
-    return (this.engine ?? this.load()).then(() => {});
+    const ready = (this.engine ?? this.load()).then(() => {});
+    // Reading `ready` without awaiting it must not report an unhandled rejection; awaiting it still rejects.
+    ready.catch(() => {});
+    return ready;
   }
 
   /** True once closed: by `close()`, or the engine from outside (another tab's upgrade or deletion). */

@@ -56,6 +56,7 @@ export class RemoteBackend implements StoreBackend {
   readonly hello: Promise<HelloResponse>;
   /** The worker's answer names the database: the client's change feed waits for it. */
   readonly dbName: Promise<string>;
+  private started: Promise<void> | undefined;
   private readonly remote: Remote<HostApi>;
   private readonly pending = new Set<(error: Error) => void>();
   private deadError: StoreClosedError | undefined;
@@ -124,9 +125,17 @@ export class RemoteBackend implements StoreBackend {
     );
   }
 
-  /** Resolves once the worker has answered the hello. */
+  /**
+   * Resolves once the worker has answered the hello. One promise, its failure
+   * marked handled: reading `ready` without awaiting it must not report an
+   * unhandled rejection when the store closes before the worker answers.
+   */
   get ready(): Promise<void> {
-    return this.hello.then(() => {});
+    if (!this.started) {
+      this.started = this.hello.then(() => {});
+      this.started.catch(() => {});
+    }
+    return this.started;
   }
 
   /** Calls `listener` once when the connection ends for good; at once if it already has. */
