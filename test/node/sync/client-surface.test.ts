@@ -1,8 +1,16 @@
 /** Sync as an app starts it: `store.sync(...)` on the client (engine across a port) and on the in-thread store. */
+// `openSessionStore({ mode: 'in-thread' })` takes no factory: it runs on these globals.
+import 'fake-indexeddb/auto';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { exposeEngine } from '../../../src/host/expose.js';
-import { connectSessionStore, IndexedDbSessionService, type SyncStatus } from '../../../src/index.js';
+import {
+  connectSessionStore,
+  IndexedDbSessionService,
+  InvalidInputError,
+  openSessionStore,
+  type SyncStatus,
+} from '../../../src/index.js';
 import { StoreEngine } from '../../../src/store/engine.js';
 import { turn } from '../../sync/devices.js';
 import { type ServerProcess, startServer, TOKENS } from '../../sync/server-process.js';
@@ -129,6 +137,68 @@ describe('store.sync', () => {
       await online.stop();
     } finally {
       await store.close();
+    }
+  });
+
+  it('in-thread, store.sync takes a conflict callback and the app’s own fetch (no engine to reach for)', async () => {
+    const options = { url: server.url, token: TOKENS.alice, appName: 'chat', userId: 'alice', live: false } as const;
+    const device = (name: string) =>
+      new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: `surface-cb-${name}` });
+    const phone = device('phone');
+    const laptop = openSessionStore({ dbName: `surface-cb-laptop-${Date.now()}`, mode: 'in-thread' });
+    const fetched: string[] = [];
+    const conflicts: string[][] = [];
+    try {
+      const a = await phone.sync(options);
+      const b = await laptop.sync({
+        ...options,
+        fetch: (input, init) => {
+          fetched.push(String(input));
+          return fetch(input, init);
+        },
+        conflict: ({ server, pending }) => {
+          conflicts.push([...server, ...pending].map((e) => e.content?.parts?.[0]?.text ?? '?'));
+          return 'drop';
+        },
+      });
+      const onPhone = await phone.createSession({ ...key, sessionId: 'cb' });
+      await a.syncNow();
+      await b.syncNow();
+      const onLaptop = (await laptop.getSession({ ...key, sessionId: 'cb' })) as NonNullable<
+        Awaited<ReturnType<typeof laptop.getSession>>
+      >;
+      await phone.appendEvent({ session: onPhone, event: turn('kept', 'i1') });
+      await laptop.appendEvent({ session: onLaptop, event: turn('dropped', 'i2') });
+      await a.syncNow();
+      expect(await b.syncNow()).toMatchObject({ pending: 0, lastError: null });
+      expect(conflicts).toEqual([['kept', 'dropped']]);
+      expect(
+        (await laptop.getSession({ ...key, sessionId: 'cb' }))?.events.map((e) => e.content?.parts?.[0]?.text),
+      ).toEqual(['kept']);
+      expect(fetched.length).toBeGreaterThan(0);
+      expect(fetched.every((url) => url.startsWith(server.url))).toBe(true);
+      await a.stop();
+      await b.stop();
+    } finally {
+      await phone.close();
+      await laptop.close();
+    }
+  });
+
+  it('through a worker, refuses a conflict callback or a fetch in words: functions cannot cross', async () => {
+    const engine = new StoreEngine({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: 'surface-cb-port' });
+    const { port1, port2 } = new MessageChannel();
+    exposeEngine(engine, port1);
+    const page = connectSessionStore(port2, { dbName: 'surface-cb-port' });
+    const options = { url: server.url, token: TOKENS.alice, appName: 'chat', userId: 'alice', live: false } as const;
+    try {
+      await expect(page.sync({ ...options, conflict: () => 'drop' })).rejects.toThrow(
+        /sync: conflict: a conflict callback runs only where the sync engine does: use an in-thread store/,
+      );
+      await expect(page.sync({ ...options, fetch })).rejects.toBeInstanceOf(InvalidInputError);
+    } finally {
+      await page.close();
+      await engine.close();
     }
   });
 

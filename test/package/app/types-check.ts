@@ -2,11 +2,13 @@
 // published declarations must resolve and type a user's ordinary calls.
 
 import {
+  connectSessionStore,
   IndexedDbSessionService,
   openSessionStore,
   type Session,
   type SessionStore,
   StaleSessionError,
+  type StoreClosedError,
 } from 'idb-adk-sessions';
 import { AdkSessionService } from 'idb-adk-sessions/adk';
 import { type ChatPersistence, eventToMessage, messageToEvent, persistChat } from 'idb-adk-sessions/ai-sdk';
@@ -21,6 +23,25 @@ export async function typed(): Promise<number> {
   const adk = new AdkSessionService(inThread);
   const again = await adk.getSession({ appName: 'a', userId: 'u', sessionId: session.id });
   return (again?.events.length ?? 0) + (new StaleSessionError('x') instanceof Error ? 1 : 0);
+}
+
+/** The lifecycle the README tells apps to rely on, on every way of getting a store (in-thread once lacked it). */
+export async function lifecycle(port: MessagePort): Promise<boolean> {
+  const stores: SessionStore[] = [
+    openSessionStore({ mode: 'in-thread' }),
+    openSessionStore(),
+    connectSessionStore(port),
+    inThread,
+  ];
+  for (const s of stores) {
+    await s.ready;
+    const stop: () => void = s.onClose((error: StoreClosedError) => console.warn(error.message));
+    stop();
+  }
+  const store = openSessionStore();
+  store.onClose(() => {});
+  await store.ready;
+  return store.closed;
 }
 
 /** A component's ordinary calls of the React subpath. */
