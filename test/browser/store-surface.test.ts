@@ -18,7 +18,12 @@ import { deleteDatabase, uniqueDbName } from './helpers.js';
 for (const mode of ['in-thread', 'dedicated', 'shared'] as const satisfies readonly StoreKind[]) {
   describeStoreSurface(`openSessionStore({ mode: '${mode}' })`, () => {
     const dbName = uniqueDbName(`surface-${mode}`);
-    return { mode, open: () => openSessionStore({ dbName, mode }), dispose: () => deleteDatabase(dbName) };
+    return {
+      mode,
+      open: () => openSessionStore({ dbName, mode }),
+      dispose: () => deleteDatabase(dbName),
+      takeAway: () => deleteDatabase(dbName),
+    };
   });
 }
 
@@ -36,6 +41,7 @@ describeStoreSurface('connectSessionStore over a MessagePort', () => {
       await served.close();
       await deleteDatabase(dbName);
     },
+    takeAway: () => deleteDatabase(dbName),
   };
 });
 
@@ -45,5 +51,6 @@ describeStoreSurface('new IndexedDbSessionService', () => {
     mode: 'in-thread',
     open: () => new IndexedDbSessionService({ dbName }),
     dispose: () => deleteDatabase(dbName),
+    takeAway: () => deleteDatabase(dbName),
   };
 });

@@ -57,6 +57,8 @@ export interface SurfaceSetup {
   mode: StoreKind;
   /** Removes what the test made (the database, a host). */
   dispose?(): Promise<void> | void;
+  /** Deletes the store's database as another tab would, from outside the store. */
+  takeAway(): Promise<void>;
 }
 
 const key = { appName: 'surface', userId: 'u1' };
@@ -142,6 +144,24 @@ export function describeStoreSurface(label: string, setup: () => SurfaceSetup): 
         await store.close();
         expect(heard).toHaveLength(1);
       }));
+
+    it('another tab deleting the database closes it: onClose fires with StoreClosedError, closed turns true', async () => {
+      const { open, dispose, takeAway } = setup();
+      const store = await open();
+      try {
+        await store.createSession({ ...key, sessionId: 's1' });
+        const heard: StoreClosedError[] = [];
+        store.onClose((error) => heard.push(error));
+        await takeAway();
+        await expect.poll(() => heard.length).toBe(1);
+        expect(heard[0]).toBeInstanceOf(StoreClosedError);
+        expect(store.closed).toBe(true);
+        await expect(store.listApps()).rejects.toBeInstanceOf(StoreClosedError);
+      } finally {
+        await store.close().catch(() => {});
+        await dispose?.();
+      }
+    });
 
     it('closed before it was ever used: onClose fires, calls reject with StoreClosedError', () =>
       withStore(async (store) => {

@@ -17,20 +17,37 @@ import { describeStoreSurface } from '../contract/store-surface.js';
 let n = 0;
 const dbName = (prefix: string) => `${prefix}-${++n}`;
 
-describeStoreSurface("openSessionStore({ mode: 'in-thread' })", () => ({
-  mode: 'in-thread',
-  open: () => openSessionStore({ dbName: dbName('surface-lazy'), mode: 'in-thread' }),
-}));
+/** Deletes a database as another tab would; resolves once the deletion went through. */
+const deleteIn = (factory: IDBFactory, name: string) =>
+  new Promise<void>((resolve, reject) => {
+    const request = factory.deleteDatabase(name);
+    request.onsuccess = () => resolve();
+    request.onerror = () => reject(request.error);
+  });
 
-describeStoreSurface('new IndexedDbSessionService', () => ({
-  mode: 'in-thread',
-  open: () =>
-    new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: dbName('surface-eager') }),
-}));
+describeStoreSurface("openSessionStore({ mode: 'in-thread' })", () => {
+  const name = dbName('surface-lazy');
+  return {
+    mode: 'in-thread',
+    open: () => openSessionStore({ dbName: name, mode: 'in-thread' }),
+    takeAway: () => deleteIn(indexedDB, name),
+  };
+});
+
+describeStoreSurface('new IndexedDbSessionService', () => {
+  const name = dbName('surface-eager');
+  const factory = new IDBFactory();
+  return {
+    mode: 'in-thread',
+    open: () => new IndexedDbSessionService({ indexedDB: factory, IDBKeyRange, dbName: name }),
+    takeAway: () => deleteIn(factory, name),
+  };
+});
 
 describeStoreSurface('connectSessionStore over a MessagePort', () => {
   const name = dbName('surface-port');
-  const served = new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: name });
+  const factory = new IDBFactory();
+  const served = new IndexedDbSessionService({ indexedDB: factory, IDBKeyRange, dbName: name });
   return {
     mode: 'port',
     open: () => {
@@ -39,5 +56,6 @@ describeStoreSurface('connectSessionStore over a MessagePort', () => {
       return connectSessionStore(port2, { dbName: name });
     },
     dispose: () => served.close(),
+    takeAway: () => deleteIn(factory, name),
   };
 });
