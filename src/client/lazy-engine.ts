@@ -17,6 +17,7 @@ import { DEFAULT_DB_NAME } from '../store/defaults.js';
 import type { EngineOptions, StoreEngine } from '../store/engine.js';
 import type { SyncBackend, SyncStartOptions } from '../sync/protocol.js';
 import type { SyncStatus } from '../sync/status.js';
+import { CloseSignal } from './close-signal.js';
 import type { StoreBackend } from './store.js';
 
 type Part = 'artifacts' | 'search' | 'memory';
@@ -60,8 +61,7 @@ export class LazyEngine implements StoreBackend {
   private readonly parts: Partial<Record<Part, Promise<unknown>>> = {};
   private sync: SyncBackend | undefined;
   private closing = false;
-  private closedError: StoreClosedError | undefined;
-  private readonly closeListeners = new Set<(error: StoreClosedError) => void>();
+  private readonly ended = new CloseSignal();
 
   constructor(
     private readonly options: EngineOptions & ArtifactEngineOptions,
@@ -85,30 +85,17 @@ export class LazyEngine implements StoreBackend {
 
   /** True once closed: by `close()`, or the engine from outside (another tab's upgrade or deletion). */
   get closed(): boolean {
-    return this.closedError !== undefined;
+    return this.ended.error !== undefined;
   }
 
   /** Calls `listener` once when the store closes for good; at once if it already has. */
   onClose(listener: (error: StoreClosedError) => void): () => void {
-    if (this.closedError) {
-      listener(this.closedError);
-      return () => {};
-    }
-    this.closeListeners.add(listener);
-    return () => this.closeListeners.delete(listener);
+    return this.ended.on(listener);
   }
 
-  /** The first reason wins: the engine's own (an upgrade elsewhere, `close()`), or a close before it loaded. */
-  private markClosed(error: StoreClosedError): void {
-    if (this.closedError) return;
-    this.closedError = error;
-    const listeners = [...this.closeListeners];
-    this.closeListeners.clear();
-    for (const listener of listeners) listener(error);
-  }
-
+  /** The engine's own reason wins (an upgrade elsewhere, `close()`): it is the one its calls reject with. */
   private watch(engine: StoreEngine): void {
-    engine.onClose((error) => this.markClosed(error));
+    engine.onClose((error) => this.ended.fire(error));
   }
 
   /**
@@ -117,8 +104,8 @@ export class LazyEngine implements StoreBackend {
    * must not break the store for the page's lifetime).
    */
   private load(): Promise<StoreEngine> {
-    if (this.closing || this.closedError) {
-      return Promise.reject(this.closedError ?? new StoreClosedError('the store is closed'));
+    if (this.closing || this.ended.error) {
+      return Promise.reject(this.ended.error ?? new StoreClosedError('the store is closed'));
     }
     this.engine ??= import('../store/engine.js').then(
       ({ StoreEngine }) => {
@@ -185,7 +172,7 @@ export class LazyEngine implements StoreBackend {
     await this.sync?.stopSync();
     const engine = await this.engine?.catch(() => undefined);
     await engine?.close();
-    this.markClosed(new StoreClosedError(`the store for database "${this.dbName}" is closed`));
+    this.ended.fire(new StoreClosedError(`the store for database "${this.dbName}" is closed`));
   }
 }
 

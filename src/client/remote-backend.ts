@@ -30,6 +30,7 @@ import {
 import { SEARCH_METHODS, type SearchBackend } from '../search/protocol.js';
 import type { SyncStartOptions } from '../sync/protocol.js';
 import type { SyncStatus } from '../sync/status.js';
+import { CloseSignal } from './close-signal.js';
 import type { StoreBackend } from './store.js';
 
 export interface RemoteOptions {
@@ -59,9 +60,8 @@ export class RemoteBackend implements StoreBackend {
   private started: Promise<void> | undefined;
   private readonly remote: Remote<HostApi>;
   private readonly pending = new Set<(error: Error) => void>();
-  private deadError: StoreClosedError | undefined;
+  private readonly ended = new CloseSignal();
   private readonly stopWatching = new AbortController();
-  private readonly closeListeners = new Set<(error: StoreClosedError) => void>();
   private outbox: Outgoing[] | undefined;
   /** The calls the host serves, once it said hello; `undefined` before that or from a host that predates the list. */
   private served: Set<string> | undefined;
@@ -140,34 +140,25 @@ export class RemoteBackend implements StoreBackend {
 
   /** Calls `listener` once when the connection ends for good; at once if it already has. */
   onClose(listener: (error: StoreClosedError) => void): () => void {
-    if (this.deadError) {
-      listener(this.deadError);
-      return () => {};
-    }
-    this.closeListeners.add(listener);
-    return () => this.closeListeners.delete(listener);
+    return this.ended.on(listener);
   }
 
   get closed(): boolean {
-    return this.deadError !== undefined;
+    return this.ended.error !== undefined;
   }
 
   /** Fails every pending and future call. */
   die(reason: string): void {
-    if (this.deadError) return;
     const error = new StoreClosedError(reason);
-    this.deadError = error;
+    if (!this.ended.fire(error)) return;
     this.stopWatching.abort();
     for (const fail of [...this.pending]) fail(error);
     this.pending.clear();
-    const listeners = [...this.closeListeners];
-    this.closeListeners.clear();
-    for (const listener of listeners) listener(error);
   }
 
   /** `operation` names the call in an error about its request. */
   call<T>(operation: string, invoke: (remote: Remote<HostApi>) => Promise<Result<T>>): Promise<T> {
-    if (this.deadError) return Promise.reject(this.deadError);
+    if (this.ended.error) return Promise.reject(this.ended.error);
     return new Promise<T>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const done = (): void => {
@@ -295,13 +286,9 @@ export class RemoteBackend implements StoreBackend {
     // Functions cannot cross to the worker: said here, in words, rather than as a failed structured clone.
     const { conflict, fetch } = (request ?? {}) as Partial<SyncStartOptions>;
     if (typeof conflict === 'function' || fetch !== undefined) {
-      const field = typeof conflict === 'function' ? 'conflict' : 'fetch';
+      const field = fetch === undefined ? 'conflict' : 'fetch';
       return Promise.reject(
-        new InvalidInputError(
-          `sync: ${field}: a ${field === 'conflict' ? 'conflict callback' : 'fetch of your own'} runs only where the` +
-            ' sync engine does: use an in-thread store (mode "in-thread" or new IndexedDbSessionService); through' +
-            ' a worker, conflict is "rebase" or "fork"',
-        ),
+        new InvalidInputError(`sync: ${field}: a function cannot reach the store worker; use an in-thread store`),
       );
     }
     return this.ask('startSync', 'sync', (r) => r.startSync(request, proxy(onStatus)));
@@ -315,7 +302,7 @@ export class RemoteBackend implements StoreBackend {
 
   /** Ends the connection (its writes already answered); later calls reject with `StoreClosedError`. */
   async close(): Promise<void> {
-    if (!this.deadError) {
+    if (!this.ended.error) {
       await this.call('close', (r) => r.goodbye(this.options.closeStoreOnClose === true)).catch(() => {});
       this.remote[releaseProxy]();
       this.die('the store client is closed');

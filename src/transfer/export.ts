@@ -8,7 +8,7 @@ import { listSessionKeysRequestSchema, validate } from '../schema.js';
 import type { GetSessionRequest, ListSessionKeysRequest, Session, SessionKey } from '../types.js';
 import { documentEnd, documentStart } from './format.js';
 
-/** What an export reads from: `IndexedDbSessionService`, `SessionStoreClient`, `openSessionStore()`. */
+/** What an export reads from: any `SessionStore` (`openSessionStore()`, `connectSessionStore()`, `IndexedDbSessionService`). */
 export interface TransferSource {
   listSessionKeys(request?: ListSessionKeysRequest): Promise<SessionKey[]>;
   getSession(request: GetSessionRequest): Promise<Session | undefined>;

@@ -11,7 +11,7 @@ import { sessionsOf } from './format.js';
 import type { SessionImportOptions } from './prepare.js';
 import { type ImportSource, readText, sizeOf } from './read-text.js';
 
-/** What an import writes to: `IndexedDbSessionService`, `SessionStoreClient`, `openSessionStore()`. */
+/** What an import writes to: any `SessionStore` (`openSessionStore()`, `connectSessionStore()`, `IndexedDbSessionService`). */
 export interface TransferTarget {
   importSessions(sessions: readonly Session[], options?: SessionImportOptions): Promise<ImportOutcome>;
 }

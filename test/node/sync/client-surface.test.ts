@@ -193,7 +193,7 @@ describe('store.sync', () => {
     const options = { url: server.url, token: TOKENS.alice, appName: 'chat', userId: 'alice', live: false } as const;
     try {
       await expect(page.sync({ ...options, conflict: () => 'drop' })).rejects.toThrow(
-        /sync: conflict: a conflict callback runs only where the sync engine does: use an in-thread store/,
+        /sync: conflict: a function cannot reach the store worker; use an in-thread store/,
       );
       await expect(page.sync({ ...options, fetch })).rejects.toBeInstanceOf(InvalidInputError);
     } finally {
