@@ -48,13 +48,17 @@ function startOptions(request: SyncStartOptions, callbacks: boolean): { options:
   let ownFetch: unknown;
   let data: unknown = request;
   if (callbacks && typeof request === 'object' && request !== null) {
-    ({ conflict, fetch: ownFetch } = request);
+    try {
+      ({ conflict, fetch: ownFetch } = request);
+      if (typeof conflict === 'function' || ownFetch !== undefined) {
+        const { conflict: _c, fetch: _f, ...rest } = request;
+        data = typeof conflict === 'function' ? rest : { ...rest, conflict };
+      }
+    } catch (error) {
+      throw new InvalidInputError(`sync: request: cannot be read (${String(error)})`);
+    }
     if (ownFetch !== undefined && typeof ownFetch !== 'function') {
       throw new InvalidInputError('sync: fetch: must be a function');
-    }
-    if (typeof conflict === 'function' || ownFetch !== undefined) {
-      const { conflict: _c, fetch: _f, ...rest } = request;
-      data = typeof conflict === 'function' ? rest : { ...rest, conflict };
     }
   }
   const options: SyncOptions = validate('sync', syncStartSchema, data);
