@@ -4,13 +4,14 @@
  * never return a wrong one), and where the snippet's marks go.
  *
  * - A word matches a word of the text equal to it once both are folded
- *   (case, width, Latin and Greek diacritics: "cafe" finds "Café").
+ *   (./fold.ts: case, width, Latin and Greek diacritics, ß, đ, final ς:
+ *   "cafe" finds "Café", "strasse" finds "Straße").
  * - A CJK run of the query matches where it appears in a CJK run of the text.
  * - `'all'` (the default of `searchEvents`): every term matches. `'any'` (memory
  *   search, whose query is a whole user message): at least one word matches, or
  *   one character bigram of a CJK term appears.
  */
-import { fold } from './fold.js';
+import { type Folded, fold, foldText, originalEnd } from './fold.js';
 import { gramsOf, MAX_WORD, type Run, runsOf } from './tokenize.js';
 
 export type MatchMode = 'all' | 'any';
@@ -24,7 +25,7 @@ export interface QueryTerm {
 export function parseQuery(query: string): QueryTerm[] {
   const seen = new Set<string>();
   const terms: QueryTerm[] = [];
-  for (const run of runsOf(fold(query).text)) {
+  for (const run of runsOf(foldText(query))) {
     const key = `${run.kind}:${run.text}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -41,18 +42,17 @@ export function looseGrams(term: string): string[] {
 
 export interface Analysed {
   original: string;
-  folded: string;
-  origin: number[];
+  folded: Folded;
   runs: Run[];
   words: Set<string>;
 }
 
 export function analyse(text: string): Analysed {
-  const { text: folded, origin } = fold(text);
-  const runs = runsOf(folded);
+  const folded = fold(text);
+  const runs = runsOf(folded.text);
   const words = new Set<string>();
   for (const run of runs) if (run.kind === 'word' && run.text.length <= MAX_WORD) words.add(run.text);
-  return { original: text, folded, origin, runs, words };
+  return { original: text, folded, runs, words };
 }
 
 function inCjk(doc: Analysed, piece: string): boolean {
@@ -73,7 +73,7 @@ export function matches(doc: Analysed, terms: readonly QueryTerm[], mode: MatchM
 export function matchedRanges(doc: Analysed, terms: readonly QueryTerm[], mode: MatchMode): [number, number][] {
   const found: [number, number][] = [];
   const mark = (start: number, end: number) =>
-    found.push([doc.origin[start] as number, doc.origin[end] ?? doc.original.length]);
+    found.push([doc.folded.origin[start] as number, originalEnd(doc.folded, start, end)]);
   for (const run of doc.runs) {
     for (const term of terms) {
       if (term.kind === 'word') {
