@@ -7,7 +7,7 @@
 import MiniSearch from 'minisearch';
 import { DEFAULT_SEARCH_LIMIT } from '../limits.js';
 import { parseQuery } from '../search/match.js';
-import { type Doc, options, queryOf } from '../search/minisearch.js';
+import { byRank, type Doc, options, queryOf, rankOf } from '../search/minisearch.js';
 import type { StoreEngine } from '../store/engine.js';
 import { bound, type Db, type Tx } from '../store/idb/index.js';
 import { keyString } from '../store/keys.js';
@@ -80,7 +80,7 @@ export class MemoryEngine implements MemoryBackend {
         const id = memoryId(record.sessionId, record.eventId);
         this.drop(cached, id);
         cached.records.set(id, record);
-        cached.index.add({ id, text: textOf(record) });
+        cached.index.add(docOf(id, record));
       }
       cached.version = before + 1;
     });
@@ -155,19 +155,23 @@ export class MemoryEngine implements MemoryBackend {
     const tree = queryOf(terms, 'any');
     if (!tree) return [];
     const cached = await this.engine.transact((db) => this.current(db, appName, userId));
+    const ranked = cached.index
+      .search(tree)
+      .map((r) => ({ id: r.id as string, score: rankOf(r.score), t: r.t as number, key: r.id as string }))
+      .sort(byRank);
     const hits: MemoryHit[] = [];
-    for (const result of cached.index.search(tree)) {
-      const record = cached.records.get(result.id as string);
+    for (const { id, score } of ranked) {
+      const record = cached.records.get(id);
       if (!record) continue;
       hits.push({
-        id: result.id as string,
+        id,
         ...(record.sessionId !== NO_SESSION ? { sessionId: record.sessionId } : {}),
         eventId: record.eventId,
         ...(record.author !== undefined ? { author: record.author } : {}),
         timestamp: record.timestamp,
         content: record.content,
         ...(record.customMetadata !== undefined ? { customMetadata: record.customMetadata } : {}),
-        score: result.score,
+        score,
       });
       if (hits.length >= (request.limit ?? DEFAULT_SEARCH_LIMIT)) break;
     }
@@ -185,7 +189,7 @@ export class MemoryEngine implements MemoryBackend {
     const index = new MiniSearch<Doc>(options);
     const byId = new Map<string, MemoryRecord>();
     for (const record of records) byId.set(memoryId(record.sessionId, record.eventId), record);
-    index.addAll([...byId].map(([id, record]) => ({ id, text: textOf(record) })));
+    index.addAll([...byId].map(([id, record]) => docOf(id, record)));
     const built = { version, index, records: byId };
     this.cache.set(key, built);
     return built;
@@ -211,7 +215,11 @@ function recordOf(
   };
 }
 
-const textOf = (record: MemoryRecord): string => record.content.parts.map((p) => p.text).join('\n');
+const docOf = (id: string, record: MemoryRecord): Doc => ({
+  id,
+  text: record.content.parts.map((p) => p.text).join('\n'),
+  t: record.timestamp,
+});
 
 function parseId(id: string): [string, string] | undefined {
   try {

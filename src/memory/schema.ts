@@ -84,5 +84,6 @@ export interface MemoryHit {
   timestamp: number;
   content: MemoryInput['content'];
   customMetadata?: Record<string, unknown>;
+  /** Relevance (BM25, to 12 significant digits), best first; equal scores come newest first. */
   score: number;
 }

@@ -6,12 +6,14 @@ import type { Options, Query } from 'minisearch';
 import type { MatchMode, QueryTerm } from './match.js';
 import { gramsOf, indexTerms, MAX_WORD } from './tokenize.js';
 
-export type Doc = { id: string; text: string };
+/** `t`: the event's timestamp, kept in the index to order equal scores. */
+export type Doc = { id: string; text: string; t: number };
 
 const identity = (term: string) => term;
 
 export const options: Options<Doc> = {
   fields: ['text'],
+  storeFields: ['t'],
   tokenize: indexTerms,
   processTerm: identity,
   searchOptions: { tokenize: (query: string) => [query], processTerm: identity },
@@ -37,4 +39,16 @@ export function queryOf(terms: readonly QueryTerm[], mode: MatchMode): Query | u
   }
   if (parts.length === 0) return undefined;
   return { combineWith: mode === 'all' ? 'AND' : 'OR', queries: parts };
+}
+
+/**
+ * A score as results are ordered by: to 12 significant digits, so that two
+ * hits scored equal stay equal when an index rebuilt in another order sums
+ * its floating-point statistics a little differently.
+ */
+export const rankOf = (score: number): number => Number(score.toPrecision(12));
+
+/** Better score first; among equal scores the newest first, then by `key` (a fixed order, whatever the index). */
+export function byRank<T extends { score: number; t: number; key: string }>(a: T, b: T): number {
+  return b.score - a.score || b.t - a.t || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 }

@@ -36,7 +36,7 @@ export interface SearchHit {
   author: string | undefined;
   /** Epoch milliseconds, as every time in this store. */
   timestamp: number;
-  /** Relevance (BM25): higher is better; comparable only within one call. */
+  /** Relevance (BM25, to 12 significant digits): higher is better; comparable only within one call. Equal scores come newest first. */
   score: number;
   /** The event's text around its first match, with every match in it as a range. */
   snippet: Snippet;
