@@ -19,6 +19,10 @@ export type MatchMode = 'all' | 'any';
 export interface QueryTerm {
   kind: 'word' | 'cjk';
   text: string;
+  /** A word that also matches the words it begins (the word being typed). */
+  prefix?: boolean;
+  /** A word that also matches words this many edits away (typos). */
+  fuzzy?: number;
 }
 
 /** A query's distinct terms; none for a query of only spaces and punctuation. */

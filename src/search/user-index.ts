@@ -11,7 +11,7 @@ import MiniSearch from 'minisearch';
 import { bound, type Db } from '../store/idb/index.js';
 import { type EventRecord, eventOf, type SessionRecord, type StoreSchema } from '../store/records.js';
 import type { MatchMode, QueryTerm } from './match.js';
-import { byRank, type Doc, options, queryOf, rankOf } from './minisearch.js';
+import { byRank, type Doc, options, queryOf, scoreOf } from './minisearch.js';
 import { SEARCH_FORMAT, type SearchShardRecord, type SessionMark } from './records.js';
 import { eventText } from './text.js';
 
@@ -255,7 +255,7 @@ export class UserIndex {
         const seq = Number(id.slice(cut + 1));
         // Sessions by id, then later events first: `seq` padded so the key orders as the number does.
         const key = `${mark.sessionId}\u0000${(Number.MAX_SAFE_INTEGER - seq).toString().padStart(16, '0')}`;
-        found.push({ uid, seq, sessionId: mark.sessionId, score: rankOf(r.score), t: r.t as number, key });
+        found.push({ uid, seq, sessionId: mark.sessionId, score: scoreOf(r), t: r.t as number, key });
       }
     }
     return found.sort(byRank);
