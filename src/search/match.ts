@@ -5,7 +5,8 @@
  *
  * - A word matches a word of the text equal to it once both are folded
  *   (./fold.ts: case, width, Latin and Greek diacritics, ß, đ, final ς:
- *   "cafe" finds "Café", "strasse" finds "Straße").
+ *   "cafe" finds "Café", "strasse" finds "Straße"); a word marked so also
+ *   matches the words it begins, or words within its edits (./typing.ts).
  * - A CJK run of the query matches where it appears in a CJK run of the text.
  * - `'all'` (the default of `searchEvents`): every term matches. `'any'` (memory
  *   search, whose query is a whole user message): at least one word matches, or
@@ -13,6 +14,7 @@
  */
 import { type Folded, fold, foldText, originalEnd } from './fold.js';
 import { gramsOf, MAX_WORD, type Run, runsOf } from './tokenize.js';
+import { loosen, type TypingOptions, wordMatches } from './typing.js';
 
 export type MatchMode = 'all' | 'any';
 
@@ -25,17 +27,25 @@ export interface QueryTerm {
   fuzzy?: number;
 }
 
-/** A query's distinct terms; none for a query of only spaces and punctuation. */
-export function parseQuery(query: string): QueryTerm[] {
-  const seen = new Set<string>();
-  const terms: QueryTerm[] = [];
-  for (const run of runsOf(foldText(query))) {
+/**
+ * A query's distinct terms; none for a query of only spaces and punctuation.
+ * With `options`, words that may also match by prefix or with typos (./typing.ts).
+ */
+export function parseQuery(query: string, options: TypingOptions = {}): QueryTerm[] {
+  const seen = new Map<string, QueryTerm>();
+  const folded = foldText(query);
+  const runs = runsOf(folded);
+  for (const run of runs) {
     const key = `${run.kind}:${run.text}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    terms.push({ kind: run.kind, text: run.text });
+    if (!seen.has(key)) seen.set(key, { kind: run.kind, text: run.text });
   }
-  return terms;
+  const terms = [...seen.values()];
+  if (!options.prefix && !options.fuzzy) return terms;
+  const last = runs[runs.length - 1];
+  // The last word is still being typed unless something follows it.
+  const typing =
+    last && last.start + last.text.length === folded.length ? seen.get(`${last.kind}:${last.text}`) : undefined;
+  return loosen(terms, options, typing);
 }
 
 /** The pieces a CJK term is looked for by in `'any'` mode: its bigrams (or itself, one character long). */
@@ -64,7 +74,13 @@ function inCjk(doc: Analysed, piece: string): boolean {
 }
 
 function termMatches(doc: Analysed, term: QueryTerm, mode: MatchMode): boolean {
-  if (term.kind === 'word') return term.text.length <= MAX_WORD && doc.words.has(term.text);
+  if (term.kind === 'word') {
+    if (term.text.length > MAX_WORD) return false;
+    if (doc.words.has(term.text)) return true;
+    if (!term.prefix && !term.fuzzy) return false;
+    for (const word of doc.words) if (wordMatches(term, word)) return true;
+    return false;
+  }
   return mode === 'all' ? inCjk(doc, term.text) : looseGrams(term.text).some((g) => inCjk(doc, g));
 }
 
@@ -81,7 +97,8 @@ export function matchedRanges(doc: Analysed, terms: readonly QueryTerm[], mode: 
   for (const run of doc.runs) {
     for (const term of terms) {
       if (term.kind === 'word') {
-        if (run.kind === 'word' && run.text === term.text) mark(run.start, run.start + run.text.length);
+        if (run.kind === 'word' && run.text.length <= MAX_WORD && wordMatches(term, run.text))
+          mark(run.start, run.start + run.text.length);
         continue;
       }
       if (run.kind !== 'cjk') continue;

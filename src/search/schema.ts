@@ -25,6 +25,19 @@ export const searchEventsRequestSchema = z.object({
   offset: z.optional(whole(MAX_SEARCH_OFFSET)),
   /** `'all'` (default): every word of the query; `'any'`: at least one, ranked by how well they match. */
   match: z.optional(z.enum(['all', 'any'])),
+  /**
+   * `true` (default): the query's last word, when nothing follows it (the word
+   * being typed) and it has 3 characters or more, also matches the words it
+   * begins: "pass" finds "passport". `false`: whole words only.
+   */
+  prefix: z.optional(z.boolean()),
+  /**
+   * `true` (default): words of 5 characters or more also match words one edit
+   * away (9 or more: two), for the first 4 such words of the query, function
+   * words aside: "pasport" finds "passport". Exact matches rank first. `false`:
+   * no typo tolerance.
+   */
+  fuzzy: z.optional(z.boolean()),
 });
 
 export type SearchEventsRequest = z.input<typeof searchEventsRequestSchema>;
