@@ -2,7 +2,10 @@
  * Memory on the store's database: what was added, searched through a
  * MiniSearch index per app and user held in this realm, rebuilt from the
  * records when the user's memory version moved (another tab wrote) and
- * updated in place for this engine's own writes.
+ * updated in place for this engine's own writes. A query is a whole user
+ * message of any length, never refused: its telling terms are picked
+ * (`queryOf` with the entries' term frequencies), function words weigh less,
+ * equal scores come newest first.
  */
 import MiniSearch from 'minisearch';
 import { DEFAULT_SEARCH_LIMIT } from '../limits.js';
@@ -159,7 +162,7 @@ export class MemoryEngine implements MemoryBackend {
 
   async searchMemory(request: SearchMemoryRequest): Promise<MemoryHit[]> {
     const { appName, userId, query } = request;
-    const terms = parseQuery(scanned(query));
+    const terms = parseQuery(scanned(query), { forms: true });
     if (terms.length === 0) return [];
     const cached = await this.engine.transact((db) => this.current(db, appName, userId));
     // A message of any length: the query keeps its terms that tell most (ADK's PRELOAD_MEMORY sends whole messages).

@@ -25,6 +25,8 @@ export interface QueryTerm {
   prefix?: boolean;
   /** A word that also matches words this many edits away (typos). */
   fuzzy?: number;
+  /** Other forms of the word it also matches ("run" for "running"). */
+  forms?: string[];
 }
 
 /**
@@ -40,7 +42,7 @@ export function parseQuery(query: string, options: TypingOptions = {}): QueryTer
     if (!seen.has(key)) seen.set(key, { kind: run.kind, text: run.text });
   }
   const terms = [...seen.values()];
-  if (!options.prefix && !options.fuzzy) return terms;
+  if (!options.prefix && !options.fuzzy && !options.forms) return terms;
   const last = runs[runs.length - 1];
   // The last word is still being typed unless something follows it.
   const typing =
@@ -77,7 +79,7 @@ function termMatches(doc: Analysed, term: QueryTerm, mode: MatchMode): boolean {
   if (term.kind === 'word') {
     if (term.text.length > MAX_WORD) return false;
     if (doc.words.has(term.text)) return true;
-    if (!term.prefix && !term.fuzzy) return false;
+    if (!term.prefix && !term.fuzzy && !term.forms) return false;
     for (const word of doc.words) if (wordMatches(term, word)) return true;
     return false;
   }

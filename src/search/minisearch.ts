@@ -32,24 +32,43 @@ interface Piece {
   weight: number;
   prefix: boolean;
   fuzzy: number;
+  /** Other forms of a word, asked for beside it at `FORM_WEIGHT`. */
+  forms: string[];
 }
 
+/** What a match through another form of a word weighs against the word as written (MiniSearch's fuzzy: 0.45). */
+const FORM_WEIGHT = 0.5;
+
 const boosts = new Map<number, () => number>();
-function leaf({ text, weight, prefix, fuzzy }: Piece): Query {
-  if (weight === 1 && !prefix && !fuzzy) return text;
+function boost(weight: number): () => number {
   let boostTerm = boosts.get(weight);
   if (!boostTerm) {
     boostTerm = () => weight;
     boosts.set(weight, boostTerm);
   }
-  return { queries: [text], boostTerm, prefix, fuzzy };
+  return boostTerm;
 }
 
-const piece = (kind: QueryTerm['kind'], text: string, prefix = false, fuzzy = 0): Piece => ({
+function leaf({ text, weight, prefix, fuzzy, forms }: Piece): Query {
+  const word: Query =
+    weight === 1 && !prefix && !fuzzy ? text : { queries: [text], boostTerm: boost(weight), prefix, fuzzy };
+  if (forms.length === 0) return word;
+  const other: Query = {
+    combineWith: 'OR',
+    queries: forms,
+    boostTerm: boost(weight * FORM_WEIGHT),
+    prefix: false,
+    fuzzy: false,
+  };
+  return { combineWith: 'OR', queries: [word, other] };
+}
+
+const piece = (kind: QueryTerm['kind'], text: string, prefix = false, fuzzy = 0, forms: string[] = []): Piece => ({
   text,
   weight: weightOf(kind, text),
   prefix,
   fuzzy,
+  forms,
 });
 
 /**
@@ -73,7 +92,7 @@ export function queryOf(
         if (mode === 'all') return undefined;
         continue;
       }
-      const word = piece('word', term.text, term.prefix, term.fuzzy);
+      const word = piece('word', term.text, term.prefix, term.fuzzy, term.forms);
       if (mode === 'all') parts.push(leaf(word));
       else loose.push(word);
       continue;
@@ -96,10 +115,11 @@ function select(pieces: Piece[], frequency: ((piece: string) => number) | undefi
   const seen = new Set<string>();
   const distinct = pieces.filter((p) => !seen.has(p.text) && seen.add(p.text));
   if (distinct.length <= MAX_ANY_PIECES) return distinct;
-  // A prefix piece stands for many terms: its frequency is unknown, and it is kept.
+  // A prefix or typo piece stands for terms unknown here: it is kept. A word is held in any of its forms.
+  const held = (p: Piece) => p.forms.reduce((n, form) => n + (frequency?.(form) ?? 0), frequency?.(p.text) ?? 0);
   const found = frequency
     ? distinct
-        .map((p) => ({ p, n: p.prefix || p.fuzzy ? 0 : frequency(p.text) }))
+        .map((p) => ({ p, n: p.prefix || p.fuzzy ? 0 : held(p) }))
         .filter(({ p, n }) => n > 0 || p.prefix || p.fuzzy)
     : distinct.map((p) => ({ p, n: 0 }));
   return found

@@ -38,6 +38,12 @@ export const searchEventsRequestSchema = z.object({
    * no typo tolerance.
    */
   fuzzy: z.optional(z.boolean()),
+  /**
+   * `true` (default): an English word also matches its regular forms (plural,
+   * -ing, -ed): "running" finds "run", "visas" finds "visa"; irregular ones
+   * ("ran") are not known. Exact matches rank first. `false`: as written.
+   */
+  forms: z.optional(z.boolean()),
 });
 
 export type SearchEventsRequest = z.input<typeof searchEventsRequestSchema>;

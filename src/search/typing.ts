@@ -1,17 +1,21 @@
 /**
  * What a search box needs beyond whole words: the word being typed matches
- * the words it begins ("pass" finds "passport"), and a longer word matches
- * words a typo or two away ("pasport" finds "passport"). The rules here decide
+ * the words it begins ("pass" finds "passport"), a longer word matches words
+ * a typo or two away ("pasport" finds "passport"), and an English word its
+ * regular forms ("running" finds "run", ./forms.ts). The rules here decide
  * which query words get which; MiniSearch's `prefix` and `fuzzy` look them up
  * in the index, and `wordMatches` is the same rule checked on an event's words
  * (Levenshtein distance over UTF-16 units, as MiniSearch's `fuzzy` counts).
  */
+import { formsOf } from './forms.js';
 import { FUNCTION_WORD_WEIGHT, weightOf } from './weights.js';
 
 /** How a query's words may match beyond equality; what `searchEvents` takes as `prefix` and `fuzzy`. */
 export interface TypingOptions {
   prefix?: boolean;
   fuzzy?: boolean;
+  /** English word forms (./forms.ts): "running" also finds "run". */
+  forms?: boolean;
 }
 
 /** The word being typed is matched by prefix once it has this many characters: fewer would match most words. */
@@ -27,6 +31,7 @@ interface Word {
   text: string;
   prefix?: boolean;
   fuzzy?: number;
+  forms?: string[];
 }
 
 /**
@@ -39,13 +44,22 @@ export function loosen<T extends Word>(terms: T[], options: TypingOptions, typin
     if (term.kind !== 'word') return term;
     const loose: T = { ...term };
     if (options.prefix && term === typing && term.text.length >= MIN_PREFIX) loose.prefix = true;
-    // Function words are short and spelled right; a typo allowance there would only find other function words.
-    if (options.fuzzy && fuzzy < MAX_FUZZY_WORDS && weightOf('word', term.text) > FUNCTION_WORD_WEIGHT) {
+    // Function words are short, spelled right and not inflected: loosening them would only find other function words.
+    const content = weightOf('word', term.text) > FUNCTION_WORD_WEIGHT;
+    if (options.fuzzy && fuzzy < MAX_FUZZY_WORDS && content) {
       const edits = term.text.length >= FUZZY_TWO ? 2 : term.text.length >= FUZZY_ONE ? 1 : 0;
       if (edits > 0) {
         loose.fuzzy = edits;
         fuzzy++;
       }
+    }
+    if (options.forms && content) {
+      // A form the prefix or the typo allowance reaches already is left to them: matched twice, it would count twice.
+      const forms = formsOf(term.text).filter(
+        (form) =>
+          !(loose.prefix && form.startsWith(term.text)) && !(loose.fuzzy && withinEdits(term.text, form, loose.fuzzy)),
+      );
+      if (forms.length > 0) loose.forms = forms;
     }
     return loose;
   });
@@ -55,6 +69,7 @@ export function loosen<T extends Word>(terms: T[], options: TypingOptions, typin
 export function wordMatches(term: Word, word: string): boolean {
   if (word === term.text) return true;
   if (term.prefix && word.startsWith(term.text)) return true;
+  if (term.forms?.includes(word)) return true;
   return term.fuzzy !== undefined && term.fuzzy > 0 && withinEdits(term.text, word, term.fuzzy);
 }
 

@@ -1,8 +1,8 @@
 /**
  * `searchEvents` as a search-as-you-type box: by default the word being typed
- * matches the words it begins, and longer words match within a typo or two;
- * exact matches rank first, the marks cover the words found, and both can be
- * turned off.
+ * matches the words it begins, longer words match within a typo or two, and
+ * English words match their regular forms; exact matches rank first, the
+ * marks cover the words found, and each can be turned off.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IndexedDbSessionService } from '../../src/index.js';
@@ -21,6 +21,10 @@ const corpus: [string, string][] = [
   ['el', 'Ταξίδι στην Ελλάδα'],
   ['de', 'Die Straße ist gesperrt'],
   ['ja', '東京でホテルを予約したい'],
+  ['run', 'I run every morning'],
+  ['running', 'Running shoes for the marathon'],
+  ['reserved', 'We reserved two nights'],
+  ['cities', 'Cities to visit in spring'],
 ];
 
 beforeAll(async () => {
@@ -87,5 +91,27 @@ describe('typos', () => {
   it('leave Chinese, Japanese and Korean as they were: any part of a run is found anyway', async () => {
     expect(await find('ホテル')).toEqual(['ja']);
     expect(await find('ホテ')).toEqual(['ja']);
+  });
+});
+
+describe('English word forms', () => {
+  const exact = { prefix: false, fuzzy: false };
+
+  it('find the regular forms of a word, the word as written first', async () => {
+    expect(await find('running', exact)).toEqual(['running', 'run']);
+    expect(await find('run', exact)).toEqual(['run', 'running']);
+    expect(await find('reserve', exact)).toEqual(['reserved']);
+    expect(await find('reserving', exact)).toEqual(['reserved']);
+    expect(await find('city', exact)).toEqual(['cities']);
+    expect(await find('visas', exact)).toEqual(['visa']);
+  });
+
+  it('mark the form found', async () => {
+    const [hit] = (await store.searchEvents({ ...ids, query: 'reserve', ...exact })).hits;
+    expect(hit?.snippet.ranges.map(([a, b]) => hit.snippet.text.slice(a, b))).toEqual(['reserved']);
+  });
+
+  it('can be turned off', async () => {
+    expect(await find('running', { ...exact, forms: false })).toEqual(['running']);
   });
 });

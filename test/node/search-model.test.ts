@@ -3,7 +3,7 @@
  * from a second store over the same database (another tab) and restarts (a
  * store closed before its index caught up, with or without a save), a search
  * finds exactly the events whose text matches the query (with and without
- * prefix and typo matching), checked against a brute-force scan of every event
+ * prefix, typo and word-form matching), checked against a brute-force scan of every event
  * of the user.
  */
 import fc from 'fast-check';
@@ -16,7 +16,24 @@ import type { TypingOptions } from '../../src/search/typing.js';
 import { freshDatabase, textEvent } from '../search/helpers.js';
 
 const ids = { appName: 'chat', userId: 'ada' };
-const words = ['visa', 'Café', 'cafe', 'hotel', '東京', 'ホテル', '予約', '北京', '酒店', '서울', 'naïve', 'the', 'hotels', 'passport'];
+const words = [
+  'visa',
+  'Café',
+  'cafe',
+  'hotel',
+  '東京',
+  'ホテル',
+  '予約',
+  '北京',
+  '酒店',
+  '서울',
+  'naïve',
+  'the',
+  'hotels',
+  'passport',
+  'running',
+  'run',
+];
 const sessions = ['s1', 's2', 's3'];
 const eventIds = ['a', 'b', 'c'];
 
@@ -51,12 +68,28 @@ const op = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('search' as const),
       query: fc.oneof(
-        fc.constantFrom(...words, '京', '東京ホ', 'hotel visa', '北京 酒店', 'CAFE', 'hot', 'hote', 'hotels', 'naive ', 'visa caf', 'pasport', 'pass'),
+        fc.constantFrom(
+          ...words,
+          '京',
+          '東京ホ',
+          'hotel visa',
+          '北京 酒店',
+          'CAFE',
+          'hot',
+          'hote',
+          'hotels',
+          'naive ',
+          'visa caf',
+          'pasport',
+          'pass',
+          'runs',
+          'run hotels',
+        ),
         text,
         cjkJoined.map((parts) => parts.join('')),
       ),
       mode: fc.constantFrom<MatchMode>('all', 'any'),
-      typing: fc.record({ prefix: fc.boolean(), fuzzy: fc.boolean() }),
+      typing: fc.record({ prefix: fc.boolean(), fuzzy: fc.boolean(), forms: fc.boolean() }),
     }),
   },
 );
