@@ -23,7 +23,7 @@ declare global {
     searchBench: {
       fill(sessions: number, events: number): Promise<number>;
       rebuild(): Promise<number>;
-      /** `typed`: the typing queries; `exact`: prefix and typo matching off. */
+      /** `typed`: the typing queries; `exact`: prefix, typo and word-form matching off. */
       query(repetitions: number, set: 'words' | 'typed', exact: boolean): Promise<{ times: number[]; hits: number }>;
       scan(): Promise<{ times: number[]; hits: number }>;
       indexSize(): Promise<{ bytes: number; shards: number }>;
@@ -79,7 +79,7 @@ window.searchBench = {
   async query(repetitions, set, exact) {
     const times: number[] = [];
     let hits = 0;
-    const loose = exact ? { prefix: false, fuzzy: false } : {};
+    const loose = exact ? { prefix: false, fuzzy: false, forms: false } : {};
     for (let rep = 0; rep < repetitions; rep++) {
       for (const query of set === 'typed' ? TYPED_QUERIES : QUERIES) {
         times.push(
