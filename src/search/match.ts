@@ -31,7 +31,7 @@ export interface QueryTerm {
 
 /**
  * A query's distinct terms; none for a query of only spaces and punctuation.
- * With `options`, words that may also match by prefix or with typos (./typing.ts).
+ * With `options`, words that may also match by prefix, with typos or in other forms (./typing.ts).
  */
 export function parseQuery(query: string, options: TypingOptions = {}): QueryTerm[] {
   const seen = new Map<string, QueryTerm>();
@@ -79,7 +79,8 @@ function termMatches(doc: Analysed, term: QueryTerm, mode: MatchMode): boolean {
   if (term.kind === 'word') {
     if (term.text.length > MAX_WORD) return false;
     if (doc.words.has(term.text)) return true;
-    if (!term.prefix && !term.fuzzy && !term.forms) return false;
+    if (term.forms?.some((form) => doc.words.has(form))) return true;
+    if (!term.prefix && !term.fuzzy) return false;
     for (const word of doc.words) if (wordMatches(term, word)) return true;
     return false;
   }

@@ -1,8 +1,9 @@
 /**
  * How MiniSearch is driven: it indexes the terms of ./tokenize.ts as they are
  * (already folded), and is asked with query trees built from a query's terms,
- * each leaf weighted (./weights.ts) and, for a word, matched by prefix or
- * within edits when the term says so (./match.ts decides which).
+ * each leaf weighted (./weights.ts) and, for a word, matched by prefix,
+ * within edits or through its other forms when the term says so (./typing.ts
+ * decides which). Results are ordered by `byRank`, not MiniSearch's order.
  */
 import type { Options, Query, SearchResult } from 'minisearch';
 import { CJK } from './fold.js';
