@@ -169,10 +169,12 @@ describe('the page bundle (vite build)', () => {
       expect(worker.startup).toBeLessThan(25_500);
     }
     expect(es.lazy.length).toBeGreaterThanOrEqual(4);
-    // A classic worker is one file: everything inlined.
+    // A classic worker is one file: everything inlined. Raised from 46,500 B when search and memory
+    // learned whole-cluster folding, function words of seven languages, prefix, typo and word-form
+    // matching (+3.6 KB gzip measured with rolldown; module workers fetch it only on first search).
     expect(iife.lazy).toEqual([]);
     expect(iife.inStartup).toEqual(Object.keys(LAZY_PARTS));
-    expect(iife.startup).toBeLessThan(46_500);
+    expect(iife.startup).toBeLessThan(50_500);
   });
 
   it('ships in dist/worker/ only the worker and the chunks it loads', () => {
