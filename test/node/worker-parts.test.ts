@@ -38,10 +38,12 @@ it('warms the parts once per realm, after the first answer, one a task apart; a 
     vi.resetModules();
     const { warmLater, WARM_DELAY_MS } = await import('../../src/host/lazy.js');
     const loaded: string[] = [];
-    const part = (name: string, fails = false) => async () => {
-      loaded.push(name);
-      if (fails) throw new TypeError('Failed to fetch dynamically imported module');
-    };
+    const part =
+      (name: string, fails = false) =>
+      async () => {
+        loaded.push(name);
+        if (fails) throw new TypeError('Failed to fetch dynamically imported module');
+      };
     const done = warmLater([part('artifacts'), part('search', true), part('sync')]);
     // A second connection's hello starts nothing more.
     expect(warmLater([part('again')])).toBe(done);
