@@ -58,7 +58,9 @@ function chatServer(served: Set<string>, schemes: string[][]): Plugin {
         let body = '';
         for await (const chunk of request) body += chunk;
         const { messages } = JSON.parse(body) as { messages: UIMessage[] };
-        schemes.push(messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'file' ? [p.url.split(':')[0]] : []))));
+        schemes.push(
+          messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'file' ? [p.url.split(':')[0] as string] : []))),
+        );
         const result = streamText({ model: echoModel(), messages: await convertToModelMessages(messages) });
         result.pipeUIMessageStreamToResponse(response, { onError: (error) => String(error) });
       });
