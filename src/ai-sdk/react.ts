@@ -13,10 +13,10 @@
  */
 import type { ChatTransport, UIMessage } from 'ai';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { jsonEqual } from '../live/json-equal.js';
 import { useSessionStore } from '../react/context.js';
 import { useSession } from '../react/hooks.js';
 import type { SessionKey } from '../types.js';
+import { inStep } from './in-step.js';
 import { type ChatPersistence, type ChatPersistenceOptions, type ChatStore, persistChat } from './persistence.js';
 import { chatTitle, defaultTitle } from './title.js';
 
@@ -144,11 +144,4 @@ export function useChatInStep<M extends UIMessage>(stored: StoredChat<M>, chat: 
     const next = inStep(stored.messages, messages);
     if (next !== messages) setMessages(next);
   }, [stored.status, stored.id, stored.messages, id, status, messages, setMessages]);
-}
-
-/** The stored messages then the shown ones not stored yet; `shown` itself when that is what it already holds. */
-export function inStep<M extends UIMessage>(stored: readonly M[], shown: M[]): M[] {
-  const known = new Set(stored.map((m) => m.id));
-  const next = [...stored, ...shown.filter((m) => !known.has(m.id))];
-  return next.length === shown.length && next.every((m, i) => m === shown[i] || jsonEqual(m, shown[i])) ? shown : next;
 }

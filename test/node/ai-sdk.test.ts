@@ -7,6 +7,7 @@ import type { ChatTransport, UIMessage, UIMessageChunk } from 'ai';
 import { IDBFactory } from 'fake-indexeddb';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { inStep } from '../../src/ai-sdk/in-step.js';
 import {
   CHAT_TITLE_KEY,
   chatTitle,
@@ -340,5 +341,18 @@ describe('persistChat, what another tab reads', () => {
     await none.save(photo);
     expect(chatTitle((await store.getSession({ ...key, sessionId: 'custom' })) as Session)).toBe('Named');
     expect(chatTitle((await store.getSession({ ...key, sessionId: 'none' })) as Session)).toBeUndefined();
+  });
+});
+
+describe('useChatInStep: what useChat is given', () => {
+  const m = (id: string, text = id): UIMessage => ({ id, role: 'user', parts: [{ type: 'text', text }] });
+
+  it("takes the stored messages, keeps this tab's not stored yet after them, and changes nothing when they agree", () => {
+    const shown = [m('a'), m('b')];
+    expect(inStep([m('a'), m('b')], shown)).toBe(shown);
+    expect(inStep([m('a')], shown)).toBe(shown);
+    expect(inStep([m('a'), m('x'), m('b')], shown)).toEqual([m('a'), m('x'), m('b')]);
+    expect(inStep([m('a', 'edited elsewhere')], shown)).toEqual([m('a', 'edited elsewhere'), m('b')]);
+    expect(inStep([], [])).toEqual([]);
   });
 });
