@@ -1,7 +1,8 @@
 /**
  * The AI SDK mapping: every kind of `UIMessage` part survives the trip to an
  * ADK event and back (through JSON and through the store), tool calls and files
- * land in the ADK fields they mean, and `persistChat` keeps a chat across reloads.
+ * land in the ADK fields they mean, and `persistChat` keeps a chat across reloads,
+ * hands out and sends files as `data:` URLs in any tab, and keeps the chat's title in state.
  */
 import type { ChatTransport, UIMessage, UIMessageChunk } from 'ai';
 import { IDBFactory } from 'fake-indexeddb';
