@@ -1,8 +1,9 @@
 /**
  * The typed error family. Every error the store raises on purpose is a
- * `SessionStoreError` with a stable `code`; the class, `name`, `code` and message
+ * `SessionStoreError` with a stable `code`; the class, `name`, `code`, message
+ * and the class's own fields (`SyncError.kind`, `MissingTemplateKeyError.key`)
  * survive the worker boundary (see `toWireError` / `fromWireError`), so
- * `instanceof` works on the page.
+ * `instanceof` and the fields work on the page as in the worker.
  */
 
 export type ErrorCode =
@@ -110,7 +111,24 @@ export class SyncError extends SessionStoreError {
   }
 }
 
-const classes: Record<ErrorCode, new (message: string) => SessionStoreError> = {
+/**
+ * A required template variable has no value (`injectSessionState`). Its code is
+ * `INVALID_INPUT`, like every other bad input, so existing handlers catch it;
+ * `key` names the variable (`user:name`, or `artifact.notes.txt`) so an app can
+ * ask for the missing value. Declared here so the worker boundary knows it.
+ */
+export class MissingTemplateKeyError extends InvalidInputError {
+  constructor(
+    readonly key: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Family = abstract new (...args: never[]) => SessionStoreError;
+
+const classes: Record<ErrorCode, Family> = {
   ALREADY_EXISTS: AlreadyExistsError,
   SESSION_NOT_FOUND: SessionNotFoundError,
   STALE_SESSION: StaleSessionError,
@@ -123,7 +141,7 @@ const classes: Record<ErrorCode, new (message: string) => SessionStoreError> = {
   SYNC_FAILED: SyncError,
 };
 
-const familyNames = new Map<abstract new (...args: never[]) => SessionStoreError, string>([
+const familyNames = new Map<Family, string>([
   [SessionStoreError, 'SessionStoreError'],
   [AlreadyExistsError, 'AlreadyExistsError'],
   [SessionNotFoundError, 'SessionNotFoundError'],
@@ -135,7 +153,10 @@ const familyNames = new Map<abstract new (...args: never[]) => SessionStoreError
   [TimeoutError, 'TimeoutError'],
   [StorageError, 'StorageError'],
   [SyncError, 'SyncError'],
+  [MissingTemplateKeyError, 'MissingTemplateKeyError'],
 ]);
+
+const byName = new Map([...familyNames].map(([Class, name]) => [name, Class]));
 
 /** The structured-clone-safe form of an error. */
 export interface WireError {
@@ -143,15 +164,37 @@ export interface WireError {
   name: string;
   message: string;
   stack?: string;
+  /** The error's own fields besides `code` and `name` (`kind`, `status`, `key`), where they are plain values. */
+  fields?: Record<string, string | number | boolean | null>;
+}
+
+/**
+ * `error`'s own enumerable fields with plain values: what its class adds
+ * (`kind`, `status`, `key`). Read generally, not per class, so a field added
+ * to a class later crosses the boundary without anyone remembering to list it.
+ */
+function fieldsOf(error: Error): WireError['fields'] {
+  const fields: NonNullable<WireError['fields']> = {};
+  let any = false;
+  for (const [name, value] of Object.entries(error)) {
+    if (name === 'code' || name === 'name') continue;
+    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) {
+      fields[name] = value as string | number | boolean | null;
+      any = true;
+    }
+  }
+  return any ? fields : undefined;
 }
 
 export function toWireError(error: unknown): WireError {
   if (error instanceof SessionStoreError) {
+    const fields = fieldsOf(error);
     return {
       code: error.code,
       name: error.name,
       message: error.message,
       stack: error.stack,
+      ...(fields ? { fields } : {}),
     };
   }
   if (error instanceof Error) {
@@ -165,12 +208,33 @@ export function toWireError(error: unknown): WireError {
   return { code: 'UNKNOWN', name: 'Error', message: String(error) };
 }
 
+/**
+ * The error `wire` describes, of its class: found by name (a subclass such as
+ * `MissingTemplateKeyError`), else by code. It is built as an `Error` with the
+ * class's prototype, not through the class's constructor, whose parameters
+ * differ from class to class; its code, name and fields are then set as the
+ * constructor had set them.
+ */
 export function fromWireError(wire: WireError): Error {
-  const Class = wire.code === 'UNKNOWN' ? undefined : classes[wire.code];
-  const error = Class ? new Class(wire.message) : new Error(wire.message);
-  if (!Class) error.name = wire.name;
+  const named = byName.get(wire.name);
+  const Class = wire.code === 'UNKNOWN' ? undefined : named && codeOf(named) === wire.code ? named : classes[wire.code];
+  const error: Error = Class ? Reflect.construct(Error, [wire.message], Class) : new Error(wire.message);
+  const own = { ...(Class ? { code: wire.code } : {}), name: wire.name, ...wire.fields };
+  for (const [field, value] of Object.entries(own)) {
+    // Defined, not assigned: a field named `__proto__` from the wire must stay a field.
+    if (value === null || typeof value !== 'object') {
+      Object.defineProperty(error, field, { value, writable: true, enumerable: true, configurable: true });
+    }
+  }
   if (wire.stack) error.stack = wire.stack;
   return error;
+}
+
+/** The code a family class gives its errors. */
+function codeOf(Class: Family): ErrorCode | undefined {
+  return (Object.keys(classes) as ErrorCode[]).find(
+    (code) => Class === classes[code] || Class.prototype instanceof classes[code],
+  );
 }
 
 function isQuotaError(error: unknown): boolean {

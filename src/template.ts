@@ -3,7 +3,7 @@
  * rules of ADK's `injectSessionState` (TypeScript 2.x, the same as Python's
  * `inject_session_state`), synchronous, over a plain state record.
  */
-import { InvalidInputError } from './errors.js';
+import { MissingTemplateKeyError } from './errors.js';
 import { APP_PREFIX, TEMP_PREFIX, USER_PREFIX } from './state.js';
 
 const ARTIFACT_PREFIX = 'artifact.';
@@ -12,19 +12,8 @@ const PLACEHOLDER = /\{+[^{}]*\}+/g;
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const PREFIXES = [APP_PREFIX, USER_PREFIX, TEMP_PREFIX];
 
-/**
- * A required template variable has no value. Its code is `INVALID_INPUT`, like
- * every other bad input, so existing handlers catch it; `key` names the variable
- * (`user:name`, or `artifact.notes.txt`) so an app can ask for the missing value.
- */
-export class MissingTemplateKeyError extends InvalidInputError {
-  constructor(
-    readonly key: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+// Declared with the error family, so it keeps its class and `key` across the worker boundary.
+export { MissingTemplateKeyError } from './errors.js';
 
 export interface InjectOptions {
   /**
