@@ -172,7 +172,9 @@ describe('the page bundle (vite build)', () => {
     // A classic worker is one file: everything inlined.
     expect(iife.lazy).toEqual([]);
     expect(iife.inStartup).toEqual(Object.keys(LAZY_PARTS));
-    expect(iife.startup).toBeLessThan(46_500);
+    // Raised from 46,500 B for eventsource-parser (1.3 KB gzip: the change stream read as the SSE
+    // spec has it, CRLF and multi-line data included), which only the one-file worker loads up front.
+    expect(iife.startup).toBeLessThan(48_500);
   });
 
   it('ships in dist/worker/ only the worker and the chunks it loads', () => {
