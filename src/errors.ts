@@ -156,46 +156,29 @@ const familyNames = new Map<Family, string>([
   [MissingTemplateKeyError, 'MissingTemplateKeyError'],
 ]);
 
-const byName = new Map([...familyNames].map(([Class, name]) => [name, Class]));
-
 /** The structured-clone-safe form of an error. */
 export interface WireError {
   code: ErrorCode | 'UNKNOWN';
   name: string;
   message: string;
   stack?: string;
-  /** The error's own fields besides `code` and `name` (`kind`, `status`, `key`), where they are plain values. */
+  /** The error's own fields with plain values: `code` and `name`, and what its class adds (`kind`, `status`, `key`). */
   fields?: Record<string, string | number | boolean | null>;
 }
 
 /**
- * `error`'s own enumerable fields with plain values: what its class adds
- * (`kind`, `status`, `key`). Read generally, not per class, so a field added
- * to a class later crosses the boundary without anyone remembering to list it.
+ * `error`'s own enumerable fields with plain values. Read generally, not per
+ * class, so a field added to a class later crosses the boundary without anyone
+ * remembering to list it.
  */
-function fieldsOf(error: Error): WireError['fields'] {
-  const fields: NonNullable<WireError['fields']> = {};
-  let any = false;
-  for (const [name, value] of Object.entries(error)) {
-    if (name === 'code' || name === 'name') continue;
-    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) {
-      fields[name] = value as string | number | boolean | null;
-      any = true;
-    }
-  }
-  return any ? fields : undefined;
-}
+const fieldsOf = (error: Error): WireError['fields'] =>
+  Object.fromEntries(
+    Object.entries(error).filter(([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v)),
+  );
 
 export function toWireError(error: unknown): WireError {
   if (error instanceof SessionStoreError) {
-    const fields = fieldsOf(error);
-    return {
-      code: error.code,
-      name: error.name,
-      message: error.message,
-      stack: error.stack,
-      ...(fields ? { fields } : {}),
-    };
+    return { code: error.code, name: error.name, message: error.message, stack: error.stack, fields: fieldsOf(error) };
   }
   if (error instanceof Error) {
     return {
@@ -212,29 +195,20 @@ export function toWireError(error: unknown): WireError {
  * The error `wire` describes, of its class: found by name (a subclass such as
  * `MissingTemplateKeyError`), else by code. It is built as an `Error` with the
  * class's prototype, not through the class's constructor, whose parameters
- * differ from class to class; its code, name and fields are then set as the
- * constructor had set them.
+ * differ from class to class; the fields the constructor set are then set.
  */
 export function fromWireError(wire: WireError): Error {
-  const named = byName.get(wire.name);
-  const Class = wire.code === 'UNKNOWN' ? undefined : named && codeOf(named) === wire.code ? named : classes[wire.code];
+  const named = [...familyNames].find(([, name]) => name === wire.name)?.[0];
+  const Class = wire.code === 'UNKNOWN' ? undefined : (named ?? classes[wire.code]);
   const error: Error = Class ? Reflect.construct(Error, [wire.message], Class) : new Error(wire.message);
-  const own = { ...(Class ? { code: wire.code } : {}), name: wire.name, ...wire.fields };
-  for (const [field, value] of Object.entries(own)) {
-    // Defined, not assigned: a field named `__proto__` from the wire must stay a field.
-    if (value === null || typeof value !== 'object') {
+  for (const [field, value] of Object.entries({ code: wire.code, name: wire.name, ...wire.fields })) {
+    // Defined, not assigned: a field named `__proto__` from the wire stays a field. `code` only on the family.
+    if ((Class || field !== 'code') && (value === null || typeof value !== 'object')) {
       Object.defineProperty(error, field, { value, writable: true, enumerable: true, configurable: true });
     }
   }
   if (wire.stack) error.stack = wire.stack;
   return error;
-}
-
-/** The code a family class gives its errors. */
-function codeOf(Class: Family): ErrorCode | undefined {
-  return (Object.keys(classes) as ErrorCode[]).find(
-    (code) => Class === classes[code] || Class.prototype instanceof classes[code],
-  );
 }
 
 function isQuotaError(error: unknown): boolean {

@@ -41,33 +41,14 @@ export function withDataForm<R>(operation: string, request: R, field: 'state'): 
 }
 
 /**
- * Numbers in [1e9, 1e11) taken as an event time look like seconds since the
- * epoch (adk-python's unit: 1e9 s is 2001, 1e11 s is year 5138) and, read as
- * ADK JS's milliseconds, would date the event Jan 1970 to Mar 1973, which no
- * live app writes. Below the range stay the small synthetic times tests and
- * examples use (1, 2, 5000); from 1e11 on, every millisecond time since 1973.
- */
-const SECONDS_FROM = 1e9;
-const SECONDS_UNTIL = 1e11;
-
-/**
- * The JSON form of an appended event, as `jsonFormOf`, after two checks on its
- * `timestamp` that the JSON form would hide or that zod's type check cannot
- * make: a `Date` (whose JSON form is a string, which would then be reported as
- * one) and a time in seconds. Only appends are checked for seconds: imports
- * and sync carry events already stored, whatever unit they were written in.
+ * The JSON form of an appended event, as `jsonFormOf`, after a check the JSON
+ * form would hide: a `Date` as its `timestamp` becomes a string there, which
+ * the store would then report as a string the caller never passed.
  */
 export function eventFormOf(operation: string, event: object, at: PropertyKey[], options?: CheckJsonOptions): unknown {
-  const where = formatPath([...at, 'timestamp']);
-  const t = (event as { timestamp?: unknown }).timestamp;
-  if (Object.prototype.toString.call(t) === '[object Date]') {
+  if (Object.prototype.toString.call((event as { timestamp?: unknown }).timestamp) === '[object Date]') {
     throw new InvalidInputError(
-      `${operation}: ${where}: must be a number (epoch milliseconds, as Date.now() gives), not a Date: pass date.getTime()`,
-    );
-  }
-  if (typeof t === 'number' && t >= SECONDS_FROM && t < SECONDS_UNTIL) {
-    throw new InvalidInputError(
-      `${operation}: ${where}: ${t} looks like seconds since the epoch (adk-python's unit); ADK JS event times are epoch milliseconds: multiply by 1000`,
+      `${operation}: ${formatPath([...at, 'timestamp'])}: must be a number (epoch ms), not a Date`,
     );
   }
   return jsonFormOf(operation, event, at, options);
