@@ -111,22 +111,7 @@ export class SyncError extends SessionStoreError {
   }
 }
 
-/**
- * A required template variable has no value (`injectSessionState`). Its code is
- * `INVALID_INPUT`, like every other bad input, so existing handlers catch it;
- * `key` names the variable (`user:name`, or `artifact.notes.txt`) so an app can
- * ask for the missing value. Declared here so the worker boundary knows it.
- */
-export class MissingTemplateKeyError extends InvalidInputError {
-  constructor(
-    readonly key: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-type Family = abstract new (...args: never[]) => SessionStoreError;
+export type Family = abstract new (...args: never[]) => SessionStoreError;
 
 const classes: Record<ErrorCode, Family> = {
   ALREADY_EXISTS: AlreadyExistsError,
@@ -141,7 +126,13 @@ const classes: Record<ErrorCode, Family> = {
   SYNC_FAILED: SyncError,
 };
 
-const familyNames = new Map<Family, string>([
+/**
+ * The family's names, written out (minifiers rename classes), which are also
+ * how `fromWireError` finds an error's class. A module declaring a subclass
+ * of the family adds it here (`MissingTemplateKeyError`, in ../template.ts),
+ * so the worker's start-up does not carry classes it never throws.
+ */
+export const familyNames = new Map<Family, string>([
   [SessionStoreError, 'SessionStoreError'],
   [AlreadyExistsError, 'AlreadyExistsError'],
   [SessionNotFoundError, 'SessionNotFoundError'],
@@ -153,7 +144,6 @@ const familyNames = new Map<Family, string>([
   [TimeoutError, 'TimeoutError'],
   [StorageError, 'StorageError'],
   [SyncError, 'SyncError'],
-  [MissingTemplateKeyError, 'MissingTemplateKeyError'],
 ]);
 
 /** The structured-clone-safe form of an error. */

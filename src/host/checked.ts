@@ -104,7 +104,7 @@ export function checkedBackend(engine: () => StoreEngine): Backend {
 function refuseSeconds(t: number): void {
   if (t >= 1e9 && t < 1e11) {
     throw new InvalidInputError(
-      `appendEvent: event.timestamp: ${t} looks like seconds (adk-python's unit); ADK JS event times are epoch milliseconds`,
+      `appendEvent: event.timestamp: ${t} looks like seconds; event times are epoch ms`,
     );
   }
 }

@@ -54,7 +54,7 @@ describe('validation messages', () => {
     const session = await store.createSession({ appName: 'a', userId: 'u' });
     for (const timestamp of [1_700_000_000, 1_700_000_000.25]) {
       expect(await refusal(() => store.appendEvent({ session, event: { id: 'e', timestamp } }))).toBe(
-        `appendEvent: event.timestamp: ${timestamp} looks like seconds (adk-python's unit); ADK JS event times are epoch milliseconds`,
+        `appendEvent: event.timestamp: ${timestamp} looks like seconds; event times are epoch ms`,
       );
     }
     expect(session.events).toEqual([]);
