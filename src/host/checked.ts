@@ -103,8 +103,6 @@ export function checkedBackend(engine: () => StoreEngine): Backend {
  */
 function refuseSeconds(t: number): void {
   if (t >= 1e9 && t < 1e11) {
-    throw new InvalidInputError(
-      `appendEvent: event.timestamp: ${t} looks like seconds; event times are epoch ms`,
-    );
+    throw new InvalidInputError(`appendEvent: event.timestamp: ${t} looks like seconds; event times are epoch ms`);
   }
 }
