@@ -329,8 +329,9 @@ export const listUsersRequestSchema = built(() =>
 /** The message zod/mini gives an issue whose check carries none of its own. */
 const UNWORDED = 'Invalid input';
 
-/** What a value is, for a message: `null`, `array`, or its `typeof`. */
+/** What a value is, for a message: `null`, `array`, `a Date` (not `object`: say what was passed), or its `typeof`. */
 function kindOf(value: unknown): string {
+  if (Object.prototype.toString.call(value) === '[object Date]') return 'a Date';
   return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
 }
 

@@ -162,7 +162,7 @@ describe('the page bundle (vite build)', () => {
         ` webpack ${webpack.startup} B, vite iife (one file) ${iife.startup} B; lazy chunks (vite es): ${es.lazy.join(', ')}`,
     );
     expect(page).toBeLessThan(12_000);
-    // Module workers split: artifacts, search, memory and sync are chunks fetched on first use.
+    // Module workers split: artifacts, search, memory and sync are chunks fetched after start-up.
     // Budgets raised by 500 B when appends began naming only the stores they write (+45 B, an
     // append 15 % faster); growth past them needs a reason of the same kind.
     for (const worker of [es, shipped, webpack]) {
@@ -170,12 +170,14 @@ describe('the page bundle (vite build)', () => {
       expect(worker.startup).toBeLessThan(25_500);
     }
     expect(es.lazy.length).toBeGreaterThanOrEqual(4);
-    // A classic worker is one file: everything inlined. Raised from 46,500 B when search and memory
-    // learned whole-cluster folding, function words of seven languages, prefix, typo and word-form
-    // matching (+3.6 KB gzip measured with rolldown; module workers fetch it only on first search).
+    // A classic worker is one file: everything inlined.
     expect(iife.lazy).toEqual([]);
     expect(iife.inStartup).toEqual(Object.keys(LAZY_PARTS));
-    expect(iife.startup).toBeLessThan(50_500);
+    // Raised from 46,500 B (gzip, measured with rolldown) for whole-cluster folding, function words
+    // of seven languages, prefix, typo and word-form matching in search and memory (+3.6 KB); Parts
+    // kept whole in artifacts (+1.2 KB); eventsource-parser reading the change stream as the SSE spec
+    // has it (+1.3 KB). Module workers fetch all of it after start-up, not in it.
+    expect(iife.startup).toBeLessThan(53_000);
   });
 
   it('ships in dist/worker/ only the worker and the chunks it loads', () => {
