@@ -26,8 +26,8 @@ import {
 import { MAX_BATCHES, MAX_ID_LENGTH, MAX_RECORD_SIZE } from './limits.js';
 import { MAX_BATCH_EVENTS } from './protocol.js';
 
-/** An event id (or a database name): any string of the store's id shape. */
-const eventId = z.string().check(
+/** An event id (or a database name; memory refers to events by it): non-empty, at most MAX_ID_LENGTH, trimmed. */
+export const eventIdSchema = z.string().check(
   z.minLength(1, 'must not be empty'),
   z.maxLength(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`),
   z.refine((s) => s.trim() === s, 'must not have surrounding whitespace'),
@@ -36,15 +36,10 @@ const eventId = z.string().check(
 /** Whether `s` holds a lone surrogate: a `u` regex sees a paired one as one code point, never as `Cs`. */
 export const hasLoneSurrogate = (s: string): boolean => /\p{Cs}/u.test(s);
 
-/**
- * `appName`, `userId`, a session id: also well-formed UTF-16, because they are
- * written into URIs (artifacts' `canonicalUri`, sync paths), which cannot hold
- * a lone surrogate; ADK's artifact services throw a `URIError` on one.
- */
-const id = eventId.check(z.refine((s) => !hasLoneSurrogate(s), 'must be well-formed UTF-16 (holds a lone surrogate)'));
-
-/** The event id rule, for events referred to elsewhere (memory). */
-export const eventIdSchema = eventId;
+/** `appName`, `userId`, session ids: also well-formed UTF-16, as URI parts (`canonicalUri`, sync paths) must be. */
+const id = eventIdSchema.check(
+  z.refine((s) => !hasLoneSurrogate(s), 'must be well-formed UTF-16 (holds a lone surrogate)'),
+);
 const opt = z.optional;
 
 /** `build`'s schema, built on the first call and the same one after. */
@@ -162,7 +157,7 @@ export const eventActionsSchema = built(() =>
  */
 export const eventShape = built(() =>
   z.object({
-    id: eventId,
+    id: eventIdSchema,
     invocationId: opt(z.string()),
     author: opt(z.string()),
     timestamp: z.number().check(z.nonnegative('must not be negative')),
@@ -283,7 +278,7 @@ export const appendManySchema = built(() =>
   z.array(z.unknown()).check(z.maxLength(MAX_BATCHES, `must hold at most ${MAX_BATCHES} batches`)),
 );
 
-export const helloRequestSchema = built(() => z.object({ dbName: opt(eventId) }));
+export const helloRequestSchema = built(() => z.object({ dbName: opt(eventIdSchema) }));
 
 export const userStateRequestSchema = built(() => z.object({ appName: id, userId: id }));
 
