@@ -169,10 +169,12 @@ describe('the page bundle (vite build)', () => {
       expect(worker.startup).toBeLessThan(25_500);
     }
     expect(es.lazy.length).toBeGreaterThanOrEqual(4);
-    // A classic worker is one file: everything inlined.
+    // A classic worker is one file: everything inlined. Raised by 1,500 B when artifacts began keeping
+    // a Part whole as ADK does (its other fields, how its base64 was written, MIME parameters: +1.2 KB
+    // gzip in the artifacts chunk as dist/worker measured it).
     expect(iife.lazy).toEqual([]);
     expect(iife.inStartup).toEqual(Object.keys(LAZY_PARTS));
-    expect(iife.startup).toBeLessThan(46_500);
+    expect(iife.startup).toBeLessThan(48_000);
   });
 
   it('ships in dist/worker/ only the worker and the chunks it loads', () => {
