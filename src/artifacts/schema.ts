@@ -150,7 +150,7 @@ export const saveArtifactBlobRequestSchema = z.extend(artifactFileSchema, {
 /** What travels to the engine (and over the worker boundary): bytes always as a Blob, never base64. */
 const base64Form = z.union([
   z.enum(['url', 'unpadded', 'url-unpadded']),
-  z.object({ verbatim: z.string().check(z.regex(/^[A-Za-z0-9+/_=-]*$/, 'must be base64')) }),
+  z.object({ verbatim: base64 }),
 ]) as z.ZodMiniType<Base64Form>;
 
 /** A saved Part's fields besides its payload (absent for a Blob save, and in records of earlier releases). */
