@@ -24,16 +24,21 @@ const PAYLOAD_KEYS = ['inlineData', 'text', 'fileData'] as const;
 export const PART_JSON = { undefinedFieldsAreAbsent: true };
 
 /**
- * A copy of `part` (validated JSON data) without its payload. `structuredClone`
- * rather than JSON: `-0` and `undefined` fields stay as given, and `__proto__`
- * stays a plain key.
+ * A copy of `part` (validated JSON data) without its payload. The payload is
+ * left out before copying (it may be megabytes of base64). `structuredClone`
+ * rather than JSON: `-0` and `undefined` fields stay as given; spreads and the
+ * clone define own properties, so `__proto__` stays a plain key.
  */
 export function fieldsOf(part: Record<string, unknown>, kind: BodyKind): PartFields {
-  const fields = structuredClone(part);
+  const fields = { ...part };
   const [key, inner] = PAYLOAD[kind];
   if (inner === undefined) delete fields[key];
-  else delete (fields[key] as Record<string, unknown>)[inner];
-  return fields;
+  else {
+    const own = { ...(part[key] as Record<string, unknown>) };
+    delete own[inner];
+    fields[key] = own;
+  }
+  return structuredClone(fields);
 }
 
 /** The Part: `fields` around `payload`, as it was saved. */
