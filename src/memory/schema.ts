@@ -4,13 +4,13 @@
 import * as z from 'zod/mini';
 import { checkJson, isPlainObject } from '../json.js';
 import { MAX_RECORD_SIZE, MAX_SEARCH_LIMIT } from '../limits.js';
-import { sessionKeySchema } from '../schema.js';
+import { eventIdSchema, sessionKeySchema } from '../schema.js';
 
 const { appName, userId, sessionId } = sessionKeySchema.shape;
 
 /** One event as memory keeps it: its id, author, time and text parts. */
 export const memoryInputSchema = z.object({
-  eventId: sessionId,
+  eventId: eventIdSchema,
   author: z.optional(z.string()),
   timestamp: z.number().check(z.refine(Number.isFinite, 'must be a finite number')),
   content: z.object({
