@@ -21,3 +21,21 @@ export function base64ToBytes(text: string): Uint8Array<ArrayBuffer> {
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
 }
+
+/**
+ * How a saved `inlineData.data` was written, when not standard padded base64:
+ * the URL-safe alphabet and/or no padding (the bytes alone say neither), or,
+ * for a string no such rule rebuilds (mixed alphabets, partial padding, stray
+ * bits after the last byte), the string itself. `loadArtifact` gives back the
+ * string as saved, as ADK does, while the store keeps only bytes.
+ */
+export type Base64Form = 'url' | 'unpadded' | 'url-unpadded' | { verbatim: string };
+
+/** `bytes` in base64 written as `form` says. */
+export function bytesToBase64As(bytes: Uint8Array, form: Base64Form | undefined): string {
+  if (typeof form === 'object') return form.verbatim;
+  let text = bytesToBase64(bytes);
+  if (form === 'url' || form === 'url-unpadded') text = text.replace(/\+/g, '-').replace(/\//g, '_');
+  if (form === 'unpadded' || form === 'url-unpadded') text = text.replace(/=+$/, '');
+  return text;
+}

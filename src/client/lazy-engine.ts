@@ -4,7 +4,9 @@
  * code, and one that chooses `'in-thread'` fetches them once, when first used.
  * Requests pass the same boundary check a worker applies. `new
  * IndexedDbSessionService` hands it an engine already made; either way the
- * capabilities (artifacts, search, memory, sync) load on first use, as in a worker.
+ * capabilities (artifacts, search, memory, sync) load on first use, as in a
+ * worker, and their modules are fetched soon after the engine, so their first
+ * use needs no network.
  */
 
 import type { ArtifactEngineOptions } from '../artifacts/engine.js';
@@ -37,6 +39,11 @@ const PARTS: Record<Part, () => Promise<(engine: StoreEngine, options: ArtifactE
     return (engine) => memoryMethods(() => engine);
   },
 };
+
+/** The capabilities' code too, soon after the engine, while the page is still online (see host/lazy.ts). */
+function warmCapabilities(): void {
+  import('./warm-in-thread.js').then(({ warmInThread }) => warmInThread()).catch(() => {});
+}
 
 /** A failed download as a `StorageError`; a closed store's refusal as it is. */
 function loadFailure(what: string, error: unknown): Error {
@@ -72,6 +79,7 @@ export class LazyEngine implements StoreBackend {
       this.engine = Promise.resolve(given.engine);
       this.sessions = Promise.resolve(given.sessions);
       this.watch(given.engine);
+      warmCapabilities();
     }
   }
 
@@ -109,6 +117,7 @@ export class LazyEngine implements StoreBackend {
     }
     this.engine ??= import('../store/engine.js').then(
       ({ StoreEngine }) => {
+        warmCapabilities();
         const engine = new StoreEngine(this.options);
         this.watch(engine);
         return engine;
