@@ -59,9 +59,7 @@ export class LazyEngine {
     this.engine ??= import('../store/engine.js').then(
       ({ StoreEngine }) => {
         // The capabilities' code too, soon after, while the page is still online (see host/lazy.ts).
-        import('./warm-in-thread.js')
-          .then(({ warmInThread }) => warmInThread())
-          .catch(() => {});
+        import('./warm-in-thread.js').then(({ warmInThread }) => warmInThread()).catch(() => {});
         return new StoreEngine(this.options);
       },
       (error: unknown) => {
