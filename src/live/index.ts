@@ -19,7 +19,15 @@ import { liveAppState, liveSessions, liveUserState } from './listing.js';
 import { LiveSession } from './session.js';
 import type { LiveOptions, LiveQuery, LiveStore } from './types.js';
 
-export type { LiveOptions, LiveQuery, LiveSnapshot, LiveStore } from './types.js';
+export type {
+  LiveObservable,
+  LiveObserver,
+  LiveOptions,
+  LiveQuery,
+  LiveSnapshot,
+  LiveStore,
+  LiveUnsubscribe,
+} from './types.js';
 
 /** One session (`undefined` while it does not exist), with `config`'s event filters kept as it grows. */
 export function watchSession(
