@@ -1,7 +1,9 @@
 /**
  * Live queries: a value from the store kept current with every committed
- * change, from this tab and others. Framework-free; the React hooks
- * (`idb-adk-sessions/react`) are built on them.
+ * change, from this tab and others, delivered frozen, and ended with a
+ * `'closed'` snapshot when the store closes. Framework-free: the React hooks
+ * (`idb-adk-sessions/react`) are built on them, and each query is also a
+ * Svelte store and an interop Observable (RxJS `from`, Vue, Angular, Solid).
  *
  * @example
  * const stop = watchSession(store, { appName: 'chat', userId: 'ada', sessionId: 'today' })
