@@ -89,4 +89,21 @@ describe('the Observable interop (RxJS from)', () => {
     subscription?.unsubscribe();
     expect(query.getSnapshot().status).toBe('ready');
   });
+
+  it('answers to a Symbol.observable that a polyfill defines after this module loaded', async () => {
+    const db = store();
+    await db.createSession(key);
+    const hadOne = Object.hasOwn(Symbol, 'observable');
+    if (!hadOne) Object.defineProperty(Symbol, 'observable', { value: Symbol('observable'), configurable: true });
+    try {
+      const query = watchSession(db, key);
+      const observable = query[Symbol.observable]();
+      const heard: string[] = [];
+      const subscription = observable.subscribe((s) => heard.push(s.status));
+      await expect.poll(() => heard).toEqual(['loading', 'ready']);
+      subscription.unsubscribe();
+    } finally {
+      if (!hadOne) Reflect.deleteProperty(Symbol, 'observable');
+    }
+  });
 });
