@@ -32,6 +32,7 @@ const library = defineConfig({
         vite: 'src/vite/index.ts',
         react: 'src/react/index.ts',
         'ai-sdk': 'src/ai-sdk/index.ts',
+        'ai-sdk-react': 'src/ai-sdk/react.ts',
       },
       formats: ['es'],
     },

@@ -6,19 +6,37 @@ import { type DatabaseOptions, openDatabase } from './database.js';
 import { SyncService } from './sync-service.js';
 
 export interface SyncServerOptions extends DatabaseOptions {
+  /** Maps a bearer token to the user (and app) it acts for; `undefined` refuses it. */
   authenticate: Authenticate;
+  /**
+   * The TCP port to listen on. Default 8787. `0` takes a free port, which the
+   * result's `port` and `url` then give (what tests do).
+   */
   port?: number;
+  /**
+   * The interface to listen on. Default `127.0.0.1`: this machine only, for a
+   * server behind a reverse proxy on the same host. `0.0.0.0` (or `::`) listens
+   * on every interface. The result's `url` is built from it.
+   */
   host?: string;
+  /** Largest request body accepted, in bytes. Default 4 MiB. */
   maxBodyBytes?: number;
+  /** Origins whose pages may call the server (CORS). Default any: requests carry a bearer token, never cookies. */
   corsOrigins?: string[];
+  /** How often an idle change stream sends a keep-alive comment. Default 15 s. */
   keepAliveMs?: number;
+  /** Change streams one user may hold open at once (tabs, devices); more get 429. Default 16. */
   maxStreamsPerUser?: number;
 }
 
 export interface RunningSyncServer {
+  /** `http://<host>:<port>`, the base URL devices are given. */
   url: string;
+  /** The port listened on: the one asked for, or the one taken for `port: 0`. */
   port: number;
+  /** The sync rules over ADK's `DatabaseSessionService` (`service.sessions`), for server-side agents. */
   service: SyncService;
+  /** Closes open change streams, the listener and the database. */
   close(): Promise<void>;
 }
 

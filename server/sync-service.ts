@@ -155,8 +155,15 @@ export class SyncService {
     };
   }
 
+  /**
+   * The user's newest cursor, after the same catch-up pushes and pulls run:
+   * on the first use of the user in this process, events ADK's tables hold and
+   * the log does not (a Runner that wrote while the server was stopped) are
+   * logged first. The change stream announces this, so a device that reconnects
+   * after a restart hears of those events at once, not on its next round.
+   */
   cursor(user: UserKey): Promise<number> {
-    return this.log.cursor(user);
+    return this.underUser(user, () => this.log.cursor(user));
   }
 
   /**

@@ -1,8 +1,9 @@
 /**
  * The typed error family. Every error the store raises on purpose is a
- * `SessionStoreError` with a stable `code`; the class, `name`, `code` and message
+ * `SessionStoreError` with a stable `code`; the class, `name`, `code`, message
+ * and the class's own fields (`SyncError.kind`, `MissingTemplateKeyError.key`)
  * survive the worker boundary (see `toWireError` / `fromWireError`), so
- * `instanceof` works on the page.
+ * `instanceof` and the fields work on the page as in the worker.
  */
 
 export type ErrorCode =
@@ -110,7 +111,9 @@ export class SyncError extends SessionStoreError {
   }
 }
 
-const classes: Record<ErrorCode, new (message: string) => SessionStoreError> = {
+export type Family = abstract new (...args: never[]) => SessionStoreError;
+
+const classes: Record<ErrorCode, Family> = {
   ALREADY_EXISTS: AlreadyExistsError,
   SESSION_NOT_FOUND: SessionNotFoundError,
   STALE_SESSION: StaleSessionError,
@@ -123,7 +126,13 @@ const classes: Record<ErrorCode, new (message: string) => SessionStoreError> = {
   SYNC_FAILED: SyncError,
 };
 
-const familyNames = new Map<abstract new (...args: never[]) => SessionStoreError, string>([
+/**
+ * The family's names, written out (minifiers rename classes), which are also
+ * how `fromWireError` finds an error's class. A module declaring a subclass
+ * of the family adds it here (`MissingTemplateKeyError`, in ../template.ts),
+ * so the worker's start-up does not carry classes it never throws.
+ */
+export const familyNames = new Map<Family, string>([
   [SessionStoreError, 'SessionStoreError'],
   [AlreadyExistsError, 'AlreadyExistsError'],
   [SessionNotFoundError, 'SessionNotFoundError'],
@@ -143,16 +152,23 @@ export interface WireError {
   name: string;
   message: string;
   stack?: string;
+  /** The error's own fields with plain values: `code` and `name`, and what its class adds (`kind`, `status`, `key`). */
+  fields?: Record<string, string | number | boolean | null>;
 }
+
+/**
+ * `error`'s own enumerable fields with plain values. Read generally, not per
+ * class, so a field added to a class later crosses the boundary without anyone
+ * remembering to list it.
+ */
+const fieldsOf = (error: Error): WireError['fields'] =>
+  Object.fromEntries(
+    Object.entries(error).filter(([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v)),
+  );
 
 export function toWireError(error: unknown): WireError {
   if (error instanceof SessionStoreError) {
-    return {
-      code: error.code,
-      name: error.name,
-      message: error.message,
-      stack: error.stack,
-    };
+    return { code: error.code, name: error.name, message: error.message, stack: error.stack, fields: fieldsOf(error) };
   }
   if (error instanceof Error) {
     return {
@@ -165,10 +181,22 @@ export function toWireError(error: unknown): WireError {
   return { code: 'UNKNOWN', name: 'Error', message: String(error) };
 }
 
+/**
+ * The error `wire` describes, of its class: found by name (a subclass such as
+ * `MissingTemplateKeyError`), else by code. It is built as an `Error` with the
+ * class's prototype, not through the class's constructor, whose parameters
+ * differ from class to class; the fields the constructor set are then set.
+ */
 export function fromWireError(wire: WireError): Error {
-  const Class = wire.code === 'UNKNOWN' ? undefined : classes[wire.code];
-  const error = Class ? new Class(wire.message) : new Error(wire.message);
-  if (!Class) error.name = wire.name;
+  const named = [...familyNames].find(([, name]) => name === wire.name)?.[0];
+  const Class = wire.code === 'UNKNOWN' ? undefined : (named ?? classes[wire.code]);
+  const error: Error = Class ? Reflect.construct(Error, [wire.message], Class) : new Error(wire.message);
+  for (const [field, value] of Object.entries({ code: wire.code, name: wire.name, ...wire.fields })) {
+    // Defined, not assigned: a field named `__proto__` from the wire stays a field. `code` only on the family.
+    if ((Class || field !== 'code') && (value === null || typeof value !== 'object')) {
+      Object.defineProperty(error, field, { value, writable: true, enumerable: true, configurable: true });
+    }
+  }
   if (wire.stack) error.stack = wire.stack;
   return error;
 }

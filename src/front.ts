@@ -17,7 +17,7 @@ import {
   MAX_BATCH_EVENTS,
   type SessionRef,
 } from './protocol.js';
-import { jsonFormOf, withDataForm } from './requests.js';
+import { eventFormOf, withDataForm } from './requests.js';
 import type { SearchBackend } from './search/protocol.js';
 import type { SearchEventsRequest, SearchEventsResponse } from './search/schema.js';
 import { applyDelta, hasTempKeys, withoutTemp } from './state.js';
@@ -351,7 +351,7 @@ function storedForm(request: AppendEventRequest): Event {
       );
     }
     expect(event, 'event', 'object', isObject(event));
-    return withoutTempDelta(jsonFormOf('appendEvent', event, ['event'], EVENT_JSON) as Event);
+    return withoutTempDelta(eventFormOf('appendEvent', event, ['event'], EVENT_JSON) as Event);
   } catch (error) {
     if (error instanceof InvalidInputError) throw error;
     return refuse('request', `cannot be read (${error instanceof Error ? error.message : String(error)})`);

@@ -194,7 +194,7 @@ export const EVENT_JSON: CheckJsonOptions = { undefinedFieldsAreAbsent: true };
  * A field with no JSON form, or that cannot be read, is left as it is for
  * `validate` to report.
  */
-export function withJsonField<R>(request: R, field: 'event' | 'state', options?: CheckJsonOptions): R {
+export function withJsonField<R>(request: R, field: 'event' | 'state' | 'artifact', options?: CheckJsonOptions): R {
   try {
     if (typeof request !== 'object' || request === null) return request;
     const value = (request as Record<string, unknown>)[field];

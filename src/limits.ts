@@ -11,7 +11,7 @@ export const MAX_RECORD_SIZE = 8 * 1024 * 1024;
 export const MAX_FILENAME_LENGTH = 1024;
 /** Largest accepted artifact `customMetadata`, in JSON characters. */
 export const MAX_METADATA_SIZE = 64 * 1024;
-/** Longest accepted search query, in UTF-16 code units. */
+/** Longest accepted `searchEvents` query, in UTF-16 code units (a search box's; memory takes a message of any length). */
 export const MAX_QUERY_LENGTH = 1024;
 /** Most hits one call returns. */
 export const MAX_SEARCH_LIMIT = 100;

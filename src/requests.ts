@@ -39,3 +39,17 @@ export function withDataForm<R>(operation: string, request: R, field: 'state'): 
   if (copy[field] !== undefined) copy[field] = jsonFormOf(operation, copy[field], [field]);
   return copy as R;
 }
+
+/**
+ * The JSON form of an appended event, as `jsonFormOf`, after a check the JSON
+ * form would hide: a `Date` as its `timestamp` becomes a string there, which
+ * the store would then report as a string the caller never passed.
+ */
+export function eventFormOf(operation: string, event: object, at: PropertyKey[], options?: CheckJsonOptions): unknown {
+  if (Object.prototype.toString.call((event as { timestamp?: unknown }).timestamp) === '[object Date]') {
+    throw new InvalidInputError(
+      `${operation}: ${formatPath([...at, 'timestamp'])}: must be a number (epoch ms), not a Date`,
+    );
+  }
+  return jsonFormOf(operation, event, at, options);
+}

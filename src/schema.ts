@@ -26,10 +26,19 @@ import {
 import { MAX_BATCHES, MAX_ID_LENGTH, MAX_RECORD_SIZE } from './limits.js';
 import { MAX_BATCH_EVENTS } from './protocol.js';
 
-const id = z.string().check(
+/** An event id (or a database name; memory refers to events by it): non-empty, at most MAX_ID_LENGTH, trimmed. */
+export const eventIdSchema = z.string().check(
   z.minLength(1, 'must not be empty'),
   z.maxLength(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`),
   z.refine((s) => s.trim() === s, 'must not have surrounding whitespace'),
+);
+
+/** Whether `s` holds a lone surrogate: a `u` regex sees a paired one as one code point, never as `Cs`. */
+export const hasLoneSurrogate = (s: string): boolean => /\p{Cs}/u.test(s);
+
+/** `appName`, `userId`, session ids: also well-formed UTF-16, as URI parts (`canonicalUri`, sync paths) must be. */
+const id = eventIdSchema.check(
+  z.refine((s) => !hasLoneSurrogate(s), 'must be well-formed UTF-16 (holds a lone surrogate)'),
 );
 const opt = z.optional;
 
@@ -148,7 +157,7 @@ export const eventActionsSchema = built(() =>
  */
 export const eventShape = built(() =>
   z.object({
-    id,
+    id: eventIdSchema,
     invocationId: opt(z.string()),
     author: opt(z.string()),
     timestamp: z.number().check(z.nonnegative('must not be negative')),
@@ -269,7 +278,7 @@ export const appendManySchema = built(() =>
   z.array(z.unknown()).check(z.maxLength(MAX_BATCHES, `must hold at most ${MAX_BATCHES} batches`)),
 );
 
-export const helloRequestSchema = built(() => z.object({ dbName: opt(id) }));
+export const helloRequestSchema = built(() => z.object({ dbName: opt(eventIdSchema) }));
 
 export const userStateRequestSchema = built(() => z.object({ appName: id, userId: id }));
 
@@ -329,8 +338,9 @@ export const listUsersRequestSchema = built(() =>
 /** The message zod/mini gives an issue whose check carries none of its own. */
 const UNWORDED = 'Invalid input';
 
-/** What a value is, for a message: `null`, `array`, or its `typeof`. */
+/** What a value is, for a message: `null`, `array`, `a Date` (not `object`: say what was passed), or its `typeof`. */
 function kindOf(value: unknown): string {
+  if (Object.prototype.toString.call(value) === '[object Date]') return 'a Date';
   return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
 }
 

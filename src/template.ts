@@ -3,7 +3,7 @@
  * rules of ADK's `injectSessionState` (TypeScript 2.x, the same as Python's
  * `inject_session_state`), synchronous, over a plain state record.
  */
-import { InvalidInputError } from './errors.js';
+import { familyNames, InvalidInputError } from './errors.js';
 import { APP_PREFIX, TEMP_PREFIX, USER_PREFIX } from './state.js';
 
 const ARTIFACT_PREFIX = 'artifact.';
@@ -13,9 +13,11 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const PREFIXES = [APP_PREFIX, USER_PREFIX, TEMP_PREFIX];
 
 /**
- * A required template variable has no value. Its code is `INVALID_INPUT`, like
- * every other bad input, so existing handlers catch it; `key` names the variable
- * (`user:name`, or `artifact.notes.txt`) so an app can ask for the missing value.
+ * A required template variable has no value (`injectSessionState`). Its code is
+ * `INVALID_INPUT`, like every other bad input, so existing handlers catch it;
+ * `key` names the variable (`user:name`, or `artifact.notes.txt`) so an app can
+ * ask for the missing value. Named in the family's list below, so it keeps its
+ * name when minified, and its class and `key` across the worker boundary.
  */
 export class MissingTemplateKeyError extends InvalidInputError {
   constructor(
@@ -25,6 +27,8 @@ export class MissingTemplateKeyError extends InvalidInputError {
     super(message);
   }
 }
+
+familyNames.set(MissingTemplateKeyError, 'MissingTemplateKeyError');
 
 export interface InjectOptions {
   /**

@@ -98,6 +98,25 @@ export function messageText(next: () => number): string {
   return `${words.join(' ')}.`;
 }
 
+/**
+ * What a search-as-you-type box sends on the way to a query: the word being
+ * typed cut short (matched by prefix), and typos (matched within an edit).
+ */
+export const TYPED_QUERIES = [
+  'pas',
+  'passp',
+  'passport ren',
+  'embas',
+  'appointmnt',
+  'chemstry exam',
+  'guitar les',
+  'deplo',
+  'tokyo hot',
+  'gramm',
+  'recipe pas',
+  'insurence',
+];
+
 /** Queries as a search box gets them: one or two words, some rare, some accented or CJK. */
 export const QUERIES = [
   'visa',

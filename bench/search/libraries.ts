@@ -15,7 +15,7 @@ import { messageText, QUERIES, random } from './corpus.js';
 
 const count = Number(process.argv[2] ?? 100_000);
 const next = random(7);
-const docs = Array.from({ length: count }, (_, i) => ({ id: `s${i % 1000}/${i}`, text: messageText(next) }));
+const docs = Array.from({ length: count }, (_, i) => ({ id: `s${i % 1000}/${i}`, text: messageText(next), t: i }));
 const percentile = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * p)] as number;
 const ms = (t: number) => `${t.toFixed(t < 10 ? 2 : 0)} ms`;

@@ -10,7 +10,7 @@ import { eventText } from '../../src/search/text.js';
 import { type EventRecord, eventOf } from '../../src/store/records.js';
 import type { Event } from '../../src/types.js';
 import { request } from '../raw-idb.js';
-import { messageText, QUERIES, random } from './corpus.js';
+import { messageText, QUERIES, random, TYPED_QUERIES } from './corpus.js';
 
 const DB = 'bench-search';
 const appName = 'bench';
@@ -23,7 +23,8 @@ declare global {
     searchBench: {
       fill(sessions: number, events: number): Promise<number>;
       rebuild(): Promise<number>;
-      query(repetitions: number): Promise<{ times: number[]; hits: number }>;
+      /** `typed`: the typing queries; `exact`: prefix, typo and word-form matching off. */
+      query(repetitions: number, set: 'words' | 'typed', exact: boolean): Promise<{ times: number[]; hits: number }>;
       scan(): Promise<{ times: number[]; hits: number }>;
       indexSize(): Promise<{ bytes: number; shards: number }>;
       appends(count: number): Promise<{ indexed: number[]; plain: number[] }>;
@@ -75,14 +76,15 @@ window.searchBench = {
     return timed(() => store.searchEvents({ appName, userId: INDEXED, query: 'visa' }));
   },
 
-  async query(repetitions) {
+  async query(repetitions, set, exact) {
     const times: number[] = [];
     let hits = 0;
+    const loose = exact ? { prefix: false, fuzzy: false, forms: false } : {};
     for (let rep = 0; rep < repetitions; rep++) {
-      for (const query of QUERIES) {
+      for (const query of set === 'typed' ? TYPED_QUERIES : QUERIES) {
         times.push(
           await timed(async () => {
-            hits += (await store.searchEvents({ appName, userId: INDEXED, query })).hits.length;
+            hits += (await store.searchEvents({ appName, userId: INDEXED, query, ...loose })).hits.length;
           }),
         );
       }
@@ -100,7 +102,8 @@ window.searchBench = {
     const times: number[] = [];
     let hits = 0;
     for (const query of QUERIES.filter((_, i) => i % 3 === 0)) {
-      const terms = parseQuery(query);
+      // As the store matches by default: the last word by prefix, longer words within an edit.
+      const terms = parseQuery(query, { prefix: true, fuzzy: true });
       times.push(
         await timed(async () => {
           const tx = db.transaction(['sessions', 'events']);

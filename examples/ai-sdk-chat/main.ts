@@ -1,66 +1,107 @@
 /**
  * An offline chat: the AI SDK's `useChat`, its history in idb-adk-sessions (a
- * worker owns the database), kept across reloads, in step across tabs, and
- * with every message the user typed kept when the network is gone.
+ * worker owns the database), one chat per id, kept across reloads, in step
+ * across tabs, photos included, a list of chats by title, and every message
+ * the user typed kept when the network is gone.
  */
 import { useChat } from '@ai-sdk/react';
 import { Experimental_Agent as Agent, DirectChatTransport, type InferAgentUIMessage } from 'ai';
 import { openSessionStore } from 'idb-adk-sessions';
-import { eventsToMessages, persistChat } from 'idb-adk-sessions/ai-sdk';
-import { SessionStoreProvider, useSession } from 'idb-adk-sessions/react';
+import { chatTitle } from 'idb-adk-sessions/ai-sdk';
+import { useChatInStep, useStoredChat } from 'idb-adk-sessions/ai-sdk/react';
+import { SessionStoreProvider, useSessions } from 'idb-adk-sessions/react';
 import { createElement as h, type ReactNode, StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { echoModel, needsNetwork } from './model.js';
 
 const store = openSessionStore({ dbName: 'ai-sdk-chat' });
-const key = { appName: 'ai-sdk-chat', userId: 'me', sessionId: 'chat-1' };
+const user = { appName: 'ai-sdk-chat', userId: 'me' };
 const agent = new Agent({ model: echoModel() });
 type ChatMessage = InferAgentUIMessage<typeof agent>;
-const chat = persistChat<ChatMessage>(store, key);
-const transport = chat.transport(needsNetwork(new DirectChatTransport({ agent })));
+const transport = needsNetwork(new DirectChatTransport({ agent }));
 
-const textOf = (message: ChatMessage): string =>
-  message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
+const chatInAddress = (): string => decodeURIComponent(location.hash.slice(1)) || 'chat-1';
 
-function Chat({ initialMessages }: { initialMessages: ChatMessage[] }): ReactNode {
-  const { messages, setMessages, sendMessage, status, error } = useChat({
-    id: key.sessionId,
-    messages: initialMessages,
-    transport,
-    onFinish: chat.onFinish,
-  });
-  // Another tab's messages arrive through the live session; taken in only while this tab is not mid-turn.
-  // The live value may lag this tab's own last save by a moment: messages it does not hold yet stay.
-  const stored = useSession(key).value;
+/** The chat the address names (`#chat-2`), so a link or a reload opens the same one. */
+function useChatId(): [string, (id: string) => void] {
+  const [id, setId] = useState(chatInAddress);
   useEffect(() => {
-    if (!stored || status === 'submitted' || status === 'streaming') return;
-    const next = eventsToMessages(stored.events) as ChatMessage[];
-    const known = new Set(next.map((m) => m.id));
-    for (const m of messages) if (!known.has(m.id)) next.push(m);
-    if (JSON.stringify(next) !== JSON.stringify(messages)) setMessages(next);
-  }, [stored, status, messages, setMessages]);
+    const follow = () => setId(chatInAddress());
+    addEventListener('hashchange', follow);
+    return () => removeEventListener('hashchange', follow);
+  }, []);
+  const open = (next: string): void => {
+    location.hash = encodeURIComponent(next);
+  };
+  return [id, open];
+}
+
+/** Every chat of the user, newest first, by the title `persistChat` keeps in each session's state. */
+function Chats({ current, open }: { current: string; open: (id: string) => void }): ReactNode {
+  const sessions = useSessions({ ...user, order: 'desc' }).value?.sessions ?? [];
+  return h(
+    'nav',
+    null,
+    h('button', { type: 'button', onClick: () => open(`chat-${Date.now()}`) }, 'New chat'),
+    h(
+      'ul',
+      { 'aria-label': 'Chats' },
+      sessions.map((session) =>
+        h(
+          'li',
+          { key: session.id },
+          h(
+            'a',
+            { href: `#${encodeURIComponent(session.id)}`, 'aria-current': session.id === current ? 'page' : undefined },
+            chatTitle(session) ?? 'New chat',
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** A part as the page shows it: text as text (never HTML), a file as an image from its `data:` URL. */
+function Part({ part }: { part: ChatMessage['parts'][number] }): ReactNode {
+  if (part.type === 'text') return h('span', null, part.text);
+  if (part.type === 'file' && part.mediaType.startsWith('image/'))
+    return h('img', { src: part.url, alt: part.filename ?? 'image' });
+  return null;
+}
+
+function Chat({ chatId }: { chatId: string }): ReactNode {
+  // The stored chat, current with every tab; the transport stores what is typed before it goes out.
+  const stored = useStoredChat<ChatMessage>({ ...user, sessionId: chatId }, { transport });
+  const chat = useChat<ChatMessage>({ id: stored.id, transport: stored.transport, onFinish: stored.onFinish });
+  // Once loaded, and whenever another tab stores a message, while this one is not mid-turn.
+  useChatInStep(stored, chat);
   const [draft, setDraft] = useState('');
+  const [files, setFiles] = useState<FileList | undefined>();
+  const busy = chat.status === 'submitted' || chat.status === 'streaming';
   return h(
     'section',
-    null,
-    h('h1', null, 'Offline chat'),
+    { 'aria-busy': stored.status === 'loading' },
+    h('h1', null, stored.title ?? 'Offline chat'),
     h(
       'ol',
       { 'aria-label': 'Messages' },
-      // Stored content is shown as text only.
-      messages
-        .filter((m) => m.parts.some((part) => part.type !== 'step-start'))
-        .map((m) => h('li', { key: m.id, 'data-role': m.role }, textOf(m))),
+      chat.messages
+        .filter((m) => m.parts.some((part) => part.type === 'text' || part.type === 'file'))
+        .map((m) =>
+          h('li', { key: m.id, 'data-role': m.role }, ...m.parts.map((part, i) => h(Part, { key: i, part }))),
+        ),
     ),
-    error ? h('p', { role: 'alert' }, error.message) : null,
+    (stored.error ?? chat.error) ? h('p', { role: 'alert' }, (stored.error ?? chat.error)?.message) : null,
     h(
       'form',
       {
-        onSubmit: (event: { preventDefault(): void }) => {
+        onSubmit: (event: { preventDefault(): void; currentTarget: HTMLFormElement }) => {
           event.preventDefault();
-          if (!draft.trim()) return;
-          void sendMessage({ text: draft });
+          if (!draft.trim() && !files?.length) return;
+          void chat.sendMessage(files?.length ? { text: draft, files } : { text: draft });
           setDraft('');
+          setFiles(undefined);
+          event.currentTarget.reset();
         },
       },
       h('input', {
@@ -68,13 +109,23 @@ function Chat({ initialMessages }: { initialMessages: ChatMessage[] }): ReactNod
         value: draft,
         onChange: (event: { target: { value: string } }) => setDraft(event.target.value),
       }),
-      h('button', { type: 'submit', disabled: status === 'submitted' || status === 'streaming' }, 'Send'),
+      h('input', {
+        'aria-label': 'Photo',
+        type: 'file',
+        accept: 'image/*',
+        onChange: (event: { target: { files: FileList | null } }) => setFiles(event.target.files ?? undefined),
+      }),
+      h('button', { type: 'submit', disabled: busy }, 'Send'),
     ),
   );
 }
 
-const initialMessages = await chat.load();
+function App(): ReactNode {
+  const [chatId, open] = useChatId();
+  return h('div', { className: 'app' }, h(Chats, { current: chatId, open }), h(Chat, { chatId }));
+}
+
 createRoot(document.getElementById('root') as HTMLElement).render(
-  h(StrictMode, null, h(SessionStoreProvider, { store }, h(Chat, { initialMessages }))),
+  h(StrictMode, null, h(SessionStoreProvider, { store }, h(App))),
 );
 document.documentElement.dataset.ready = 'true';

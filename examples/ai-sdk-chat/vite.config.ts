@@ -13,6 +13,7 @@ export default defineConfig({
   base: './',
   resolve: {
     alias: [
+      { find: /^idb-adk-sessions\/ai-sdk\/react$/, replacement: here('../../src/ai-sdk/react.ts') },
       { find: /^idb-adk-sessions\/(react|ai-sdk)$/, replacement: `${here('../../src')}/$1/index.ts` },
       { find: /^idb-adk-sessions$/, replacement: here('../../src/index.ts') },
     ],

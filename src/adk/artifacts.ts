@@ -33,7 +33,8 @@ export type AdkCompatibleArtifacts = Pick<
  * Every method is delegated, so the store's rules apply: versions numbered in
  * the write transaction, `user:` names shared across a user's sessions, typed
  * errors for bad names and parts. `inlineData.data` (base64) is decoded before
- * it is stored and encoded when loaded; the bytes are kept as a Blob.
+ * it is stored, the bytes kept as a Blob, and given back in the form it came
+ * in; a loaded Part has every field it was saved with.
  *
  * @example
  * const store = openSessionStore({ dbName: 'my-agent' });

@@ -20,7 +20,8 @@ type AdkMemoryEntry = SearchMemoryResponse['memories'][number];
  * `addSessionToMemory` replaces what was added for that session,
  * `addEventsToMemory` adds only events not added before. A search returns the
  * best ten (BM25 over words and CJK bigrams, as `searchEvents` with `match:
- * 'any'`), with ISO 8601 timestamps as ADK's prompt expects. Each entry keeps
+ * 'any'`, function words weighing less), for a user message of any length,
+ * with ISO 8601 timestamps as ADK's prompt expects. Each entry keeps
  * its `id` (for `deleteMemory`), as adk-python's entries do.
  *
  * @example

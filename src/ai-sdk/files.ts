@@ -5,7 +5,8 @@
  * under `chat-files/<message id>/<n>`, the event points at it with a
  * `fileData` part (the artifact's canonical URI) and records it in
  * `actions.artifactDelta`, as ADK does for what a turn saved. Loading turns the
- * artifact back into the `data:` URL the SDK expects, so the round trip is exact.
+ * artifact back into the `data:` URL the SDK expects, so the round trip is exact
+ * and every message handed to `useChat` can be shown and sent again.
  */
 import type { UIMessage } from 'ai';
 import { base64ToBytes, bytesToBase64 } from '../artifacts/base64.js';
@@ -86,24 +87,52 @@ export async function filesToArtifacts<M extends UIMessage>(
   return { message: { ...message, parts } as M, delta };
 }
 
-/** `message` with every file part that points at an artifact back to its `data:` URL. */
-export async function filesFromArtifacts<M extends UIMessage>(
-  artifacts: ArtifactFiles,
-  key: SessionKey,
-  message: M,
-): Promise<M> {
-  if (!message.parts.some((part) => part.type === 'file' && (part as StoredFilePart).artifact)) return message;
-  const parts = await Promise.all(
-    message.parts.map(async (part) => {
-      const ref = part.type === 'file' ? (part as StoredFilePart).artifact : undefined;
-      if (!ref) return part;
-      const { artifact: _, ...file } = part as StoredFilePart;
-      const loaded = await artifacts.loadArtifactBlob({ ...key, ...ref });
-      // A file whose artifact is gone stays a part pointing at where it was.
-      if (!loaded?.blob || loaded.kind !== 'bytes') return file;
-      const bytes = new Uint8Array(await loaded.blob.arrayBuffer());
-      return { ...file, url: `data:${file.mediaType};base64,${bytesToBase64(bytes)}` };
-    }),
-  );
-  return { ...message, parts } as M;
+/** Whether `message` has a file part that points at an artifact (an `indexeddb://` URL no browser can load). */
+export const hasStoredFiles = (message: UIMessage): boolean =>
+  message.parts.some((part) => part.type === 'file' && (part as StoredFilePart).artifact !== undefined);
+
+/** Turns the file parts of a message that point at artifacts back into `data:` URLs. */
+export type FileResolver = <M extends UIMessage>(message: M) => Promise<M>;
+
+/**
+ * A resolver for one chat's files. The AI SDK sends and `<img>` shows only
+ * `http(s):` and `data:` URLs, so a stored file comes back as the `data:` URL
+ * it was saved from: exact, sendable, and with no lifetime to manage (an
+ * object URL would need revoking, and could not be sent). An artifact version
+ * never changes, so each is read once and its URL kept for the resolver's
+ * lifetime (the chat's), shared by every later load of the chat: a change from
+ * another tab re-resolves only the new files.
+ */
+export function fileResolver(artifacts: ArtifactFiles, key: SessionKey): FileResolver {
+  const urls = new Map<string, Promise<string | undefined>>();
+  const urlOf = (ref: ArtifactRef, mediaType: string): Promise<string | undefined> => {
+    const id = `${ref.version}/${ref.filename}`;
+    let url = urls.get(id);
+    if (!url) {
+      url = artifacts.loadArtifactBlob({ ...key, ...ref }).then(async (loaded) => {
+        // A file whose artifact is gone stays a part pointing at where it was; asked again, it is read again.
+        if (!loaded?.blob || loaded.kind !== 'bytes') {
+          urls.delete(id);
+          return undefined;
+        }
+        return `data:${mediaType};base64,${bytesToBase64(new Uint8Array(await loaded.blob.arrayBuffer()))}`;
+      });
+      url.catch(() => urls.delete(id));
+      urls.set(id, url);
+    }
+    return url;
+  };
+  return async (message) => {
+    if (!hasStoredFiles(message)) return message;
+    const parts = await Promise.all(
+      message.parts.map(async (part) => {
+        const ref = part.type === 'file' ? (part as StoredFilePart).artifact : undefined;
+        if (!ref) return part;
+        const { artifact: _, ...file } = part as StoredFilePart;
+        const url = await urlOf(ref, file.mediaType);
+        return url === undefined ? file : { ...file, url };
+      }),
+    );
+    return { ...message, parts };
+  };
 }

@@ -1,12 +1,13 @@
 /**
  * `idb-adk-sessions/ai-sdk`: the Vercel AI SDK's `UIMessage`s kept as ADK
  * events, losslessly, and a `useChat` helper that keeps a chat's history
- * offline. Needs only the types of `ai` (an optional peer): nothing of the SDK
- * is loaded at run time.
+ * offline, its files as artifacts and its title in the session's state. Needs
+ * only the types of `ai` (an optional peer): nothing of the SDK is loaded at
+ * run time. In React, `idb-adk-sessions/ai-sdk/react`'s `useStoredChat` does the rest.
  *
  * @example
  * const chat = persistChat(store, { appName: 'chat', userId, sessionId });
- * const initial = await chat.load();
+ * const initial = await chat.load(); // files as data: URLs
  * useChat({ id: sessionId, messages: initial, transport: chat.transport(transport), onFinish: chat.onFinish });
  */
 export {
@@ -17,3 +18,4 @@ export {
   type ToEventOptions,
 } from './messages.js';
 export { type ChatPersistence, type ChatPersistenceOptions, type ChatStore, persistChat } from './persistence.js';
+export { CHAT_TITLE_KEY, chatTitle } from './title.js';

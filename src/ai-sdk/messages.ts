@@ -113,8 +113,12 @@ function adkEventToMessage(event: Event): UIMessage {
 }
 
 /**
- * A session's events as the messages `useChat` starts from. A function response
- * ADK stored as an event of its own joins the call it answers.
+ * A session's events as `UIMessage`s, synchronously, as stored. A function
+ * response ADK stored as an event of its own joins the call it answers. A file
+ * `persistChat` stored as an artifact keeps its `indexeddb://` URL here, which
+ * no browser can show and the SDK will not send: hand `useChat` what
+ * `persistChat(…).messages(events)` or `load()` gives (files as `data:` URLs),
+ * or `useStoredChat`'s messages.
  */
 export function eventsToMessages(events: readonly Event[]): UIMessage[] {
   const messages: UIMessage[] = [];

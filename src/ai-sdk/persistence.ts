@@ -3,17 +3,20 @@
  * user's message is stored before its request goes out (so nothing typed is
  * lost when the network is not there), and each finished reply is stored.
  * A message is one event with the message's id: saving it again (a tool result
- * arrived, an approval was given) replaces that event in its place.
+ * arrived, an approval was given) replaces that event in its place. Every
+ * message this hands out, and every one its transport sends, has its files as
+ * `data:` URLs: what the SDK can send and a page can show, in any tab.
  */
 import type { ChatTransport, UIMessage } from 'ai';
 import { type AppenderOptions, type AppendStore, createAppender } from '../live/appender.js';
-import type { SessionKey, SessionService } from '../types.js';
-import { type ArtifactFiles, filesFromArtifacts, filesToArtifacts } from './files.js';
+import type { Event, Session, SessionKey, SessionService } from '../types.js';
+import { type ArtifactFiles, type FileResolver, fileResolver, filesToArtifacts, hasStoredFiles } from './files.js';
 import { eventsToMessages, messageToEvent } from './messages.js';
+import { CHAT_TITLE_KEY, defaultTitle } from './title.js';
 
 export type ChatStore = AppendStore & Pick<SessionService, 'getOrCreateSession'> & { artifacts?: ArtifactFiles };
 
-export interface ChatPersistenceOptions extends AppenderOptions {
+export interface ChatPersistenceOptions<M extends UIMessage = UIMessage> extends AppenderOptions {
   /** Author of assistant messages in the stored events (default `'assistant'`). */
   author?: string;
   /**
@@ -22,49 +25,87 @@ export interface ChatPersistenceOptions extends AppenderOptions {
    * `'inline'` keeps it as base64 in the event.
    */
   files?: 'artifacts' | 'inline';
+  /**
+   * The conversation's title, kept in the session's state under `'title'`
+   * (`CHAT_TITLE_KEY`, read with `chatTitle`), so a list of chats
+   * (`listSessions`, `useSessions`) can show it without reading events. Made
+   * from the first user message stored while the session has none; by default
+   * its text, whitespace folded, cut to 80 characters. `false`: no title.
+   */
+  title?: false | ((message: M) => string | undefined);
 }
 
 /** `M`: the app's message type (`InferAgentUIMessage<typeof agent>`, say); stored messages are trusted to be of it. */
 export interface ChatPersistence<M extends UIMessage = UIMessage> {
-  /** The chat's stored messages (the session is created if it does not exist yet). */
+  /** The chat's stored messages, files as `data:` URLs (the session is created if it does not exist yet). */
   load(): Promise<M[]>;
-  /** Stores `message`, replacing the stored one with its id. */
+  /**
+   * The chat's messages from its session's `events` (a `useSession` or
+   * `watchSession` value, another tab's change), files as `data:` URLs: what
+   * `useChat`'s `setMessages` takes. Each file is read once for the chat's lifetime.
+   */
+  messages(events: readonly Event[]): Promise<M[]>;
+  /** Stores `message`, replacing the stored one with its id (the session is created if need be). */
   save(message: M): Promise<void>;
   /**
    * For `useChat({ onFinish })`: stores the finished reply. A reply with nothing
    * in it (the SDK finishes with one when the request failed) is not stored.
    */
   onFinish(event: { message: M }): Promise<void>;
-  /** `transport`, storing each new user message before it sends the request. */
+  /**
+   * `transport`, storing each new user message before it sends the request,
+   * and sending files that point at artifacts (messages from `eventsToMessages`) as `data:` URLs.
+   */
   transport(transport: ChatTransport<M>): ChatTransport<M>;
 }
 
 export function persistChat<M extends UIMessage = UIMessage>(
   store: ChatStore,
   key: SessionKey,
-  options: ChatPersistenceOptions = {},
+  options: ChatPersistenceOptions<M> = {},
 ): ChatPersistence<M> {
   const append = createAppender(store, key, options);
   const author = options.author === undefined ? {} : { author: options.author };
   const artifacts = options.files === 'inline' ? undefined : store.artifacts;
+  // Files another tab stored as artifacts are resolved whatever this chat stores its own as.
+  const resolve: FileResolver = store.artifacts ? fileResolver(store.artifacts, key) : async (message) => message;
+  const title = options.title === false ? undefined : (options.title ?? defaultTitle);
+  // The session is made once, before the first save: a chat opened by a live query, not by `load()`, has none yet.
+  let created: Promise<Session> | undefined;
+  const create = (): Promise<Session> => {
+    created ??= store.getOrCreateSession({ ...key });
+    created.catch(() => {
+      created = undefined;
+    });
+    return created;
+  };
+  const messages = (events: readonly Event[]) => Promise.all((eventsToMessages(events) as M[]).map(resolve));
+
   const save = async (message: M): Promise<void> => {
-    if (!artifacts) {
-      await append(messageToEvent(message, author));
-      return;
+    await create();
+    let event: Event;
+    if (!artifacts) event = messageToEvent(message, author);
+    else {
+      const kept = await filesToArtifacts(artifacts, key, message);
+      event = messageToEvent(kept.message, author);
+      if (Object.keys(kept.delta).length > 0) {
+        event.actions = { ...event.actions, artifactDelta: { ...event.actions?.artifactDelta, ...kept.delta } };
+      }
     }
-    const kept = await filesToArtifacts(artifacts, key, message);
-    const event = messageToEvent(kept.message, author);
-    if (Object.keys(kept.delta).length > 0) {
-      event.actions = { ...event.actions, artifactDelta: { ...event.actions?.artifactDelta, ...kept.delta } };
-    }
-    await append(event);
+    const named = message.role === 'user' ? title?.(message) : undefined;
+    await append((session) => {
+      // Read from the state this append is checked against: a title another tab just set is kept.
+      if (named === undefined || session.state[CHAT_TITLE_KEY] !== undefined) return event;
+      return { ...event, actions: { ...event.actions, stateDelta: { [CHAT_TITLE_KEY]: named } } };
+    });
   };
   return {
     async load() {
-      const session = await store.getOrCreateSession({ ...key });
-      const messages = eventsToMessages(session.events) as M[];
-      return artifacts ? Promise.all(messages.map((m) => filesFromArtifacts(artifacts, key, m))) : messages;
+      await create();
+      // Read now, not the session as first made: it may have moved on since.
+      return messages((await store.getSession({ ...key }))?.events ?? []);
     },
+    messages,
     save,
     onFinish: async ({ message }) => {
       if (message.role === 'assistant' && !message.parts.some((part) => part.type !== 'step-start')) return;
@@ -79,7 +120,8 @@ export function persistChat<M extends UIMessage = UIMessage>(
         async sendMessages(request) {
           const last = request.messages.at(-1);
           if (request.trigger === 'submit-message' && last?.role === 'user') await save(last);
-          return inner.sendMessages(request);
+          if (!request.messages.some(hasStoredFiles)) return inner.sendMessages(request);
+          return inner.sendMessages({ ...request, messages: await Promise.all(request.messages.map(resolve)) });
         },
         reconnectToStream: (request) => inner.reconnectToStream(request),
       };

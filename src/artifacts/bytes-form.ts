@@ -76,13 +76,20 @@ export async function toStored(
       const data = asBlobs ? body.data : await body.data.arrayBuffer();
       // A File may come back from IndexedDB as a plain Blob: its name is kept beside it.
       const displayName = body.displayName ?? (body.data as Partial<File>).name;
+      const { part, base64 } = body;
       return {
-        body: { kind: 'bytes', data, ...(displayName ? { displayName } : {}) },
+        body: {
+          kind: 'bytes',
+          data,
+          ...(displayName ? { displayName } : {}),
+          ...(part !== undefined ? { part } : {}),
+          ...(base64 !== undefined ? { base64 } : {}),
+        },
         size: body.data.size,
       };
     }
     case 'text':
-      return { body: { kind: 'text', text: body.text }, size: new TextEncoder().encode(body.text).length };
+      return { body: { ...body }, size: new TextEncoder().encode(body.text).length };
     case 'file':
       return { body: { ...body }, size: 0 };
   }

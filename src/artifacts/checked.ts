@@ -7,10 +7,12 @@
 
 import { InvalidInputError } from '../errors.js';
 import { checkImport } from '../host/checked.js';
+import { withJsonField } from '../json.js';
 import { validate } from '../schema.js';
-import { base64ToBytes } from './base64.js';
+import { base64Form, base64ToBytes } from './base64.js';
 import type { ArtifactEngine } from './engine.js';
 import { checkArtifactImports } from './imports.js';
+import { keptFields, PART_JSON } from './part.js';
 import type { ArtifactBackend } from './protocol.js';
 import {
   type ArtifactBody,
@@ -30,7 +32,10 @@ const TEXT = 'text/plain';
 export function checkedArtifacts(engine: () => ArtifactEngine): ArtifactBackend {
   return {
     saveArtifact: async (request) => {
-      const { artifact, customMetadata, ...key } = validate('saveArtifact', saveArtifactRequestSchema, request);
+      // The Part in its JSON form (a Date becomes its string) is what is checked and kept.
+      const input = withJsonField(request, 'artifact', PART_JSON);
+      const { artifact, customMetadata, ...key } = validate('saveArtifact', saveArtifactRequestSchema, input);
+      const raw = (input as { artifact: unknown }).artifact;
       let body: ArtifactBody;
       let mimeType: string;
       if (artifact.inlineData) {
@@ -42,14 +47,26 @@ export function checkedArtifacts(engine: () => ArtifactEngine): ArtifactBackend 
         } catch {
           throw new InvalidInputError('saveArtifact: artifact.inlineData.data: must be base64');
         }
-        body = { kind: 'bytes', data: new Blob([bytes], { type: mimeType }), ...(displayName ? { displayName } : {}) };
+        const form = base64Form(data);
+        body = {
+          kind: 'bytes',
+          data: new Blob([bytes], { type: mimeType }),
+          ...(displayName ? { displayName } : {}),
+          part: keptFields('saveArtifact', raw, 'bytes'),
+          ...(form !== undefined ? { base64: form } : {}),
+        };
       } else if (artifact.fileData) {
         const { fileUri, displayName } = artifact.fileData;
         mimeType = artifact.fileData.mimeType ?? OCTET_STREAM;
-        body = { kind: 'file', fileUri, ...(displayName ? { displayName } : {}) };
+        body = {
+          kind: 'file',
+          fileUri,
+          ...(displayName ? { displayName } : {}),
+          part: keptFields('saveArtifact', raw, 'file'),
+        };
       } else {
         mimeType = TEXT;
-        body = { kind: 'text', text: artifact.text ?? '' };
+        body = { kind: 'text', text: artifact.text ?? '', part: keptFields('saveArtifact', raw, 'text') };
       }
       return engine().saveArtifact({
         ...key,

@@ -186,9 +186,8 @@ export class ArtifactEngine {
         body:
           body.kind === 'bytes'
             ? {
-                kind: 'bytes',
+                ...body,
                 data: body.data instanceof Blob ? body.data : new Blob([body.data], { type: record.mimeType }),
-                ...(body.displayName ? { displayName: body.displayName } : {}),
               }
             : body,
       };
@@ -269,6 +268,8 @@ export class ArtifactEngine {
   private find(store: ArtifactStore, request: ArtifactVersionRequest): Promise<ArtifactRecord | undefined> {
     const { appName, userId, sessionId, filename, version } = request;
     const scope = scopeOf(sessionId, filename);
+    // As in ADK, a number no version has (negative, fractional, NaN) finds nothing.
+    if (version !== undefined && !(Number.isSafeInteger(version) && version >= 0)) return Promise.resolve(undefined);
     if (version !== undefined) return store.get([appName, userId, scope, filename, version]);
     return store.openCursor(versionsRange(appName, userId, scope, filename), 'prev').then((c) => c?.value);
   }
@@ -286,7 +287,7 @@ export class ArtifactEngine {
       'versions',
       String(version),
     ];
-    const uri = `indexeddb://${[this.engine.dbName, ...path].map(encodeURIComponent).join('/')}`;
+    const uri = `indexeddb://${[this.engine.dbName, ...path].map(encodePart).join('/')}`;
     return {
       version,
       canonicalUri: uri,
@@ -297,5 +298,12 @@ export class ArtifactEngine {
     };
   }
 }
+
+/**
+ * One part of a `canonicalUri`. Names and ids with a lone surrogate are refused, but the database
+ * name is not, and a record from before that rule may hold one: `encodeURIComponent` throws a
+ * `URIError` on it, so it is written as U+FFFD, and describing a version never throws.
+ */
+const encodePart = (part: string): string => encodeURIComponent(part.replace(/\p{Cs}/gu, '\uFFFD'));
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -7,7 +7,8 @@
  */
 import { guardedProgress, prepareImport, type SessionImportOptions } from '../transfer/prepare.js';
 import type { Session } from '../types.js';
-import { bytesToBase64 } from './base64.js';
+import { type Base64Form, bytesToBase64As } from './base64.js';
+import { partOf } from './part.js';
 import type { ArchiveImportOutcome, ArtifactBackend, ArtifactUsage, ArtifactVersion } from './protocol.js';
 import type {
   ArtifactFileRequest,
@@ -29,6 +30,10 @@ export interface LoadedArtifactBlob extends ArtifactVersion {
   displayName?: string;
   /** Only for a `fileData` reference. */
   fileUri?: string;
+  /** For a version saved as a `Part`: its fields besides the payload, as given (what an archive carries). */
+  part?: Record<string, unknown>;
+  /** For bytes saved as a `Part` whose base64 was not standard padded: how it was written. */
+  base64?: Base64Form;
 }
 
 export class ArtifactFront {
@@ -39,21 +44,28 @@ export class ArtifactFront {
     return this.backend.saveArtifact(request);
   }
 
-  /** ADK's `loadArtifact`: the version (latest when omitted) as a `Part`, or `undefined`. */
+  /**
+   * ADK's `loadArtifact`: the version (latest when omitted) as a `Part`, or `undefined`. A Part
+   * comes back as it was saved: every field, base64 written as it was. A version saved as a Blob
+   * (or by a release that kept only the payload) comes as a Part built from its record.
+   */
   async loadArtifact(request: ArtifactVersionRequest): Promise<ArtifactPart | undefined> {
     const loaded = await this.backend.loadArtifact(request);
     if (!loaded) return undefined;
     const { body, mimeType } = loaded;
+    const named = 'displayName' in body && body.displayName ? { displayName: body.displayName } : {};
     switch (body.kind) {
       case 'text':
-        return { text: body.text };
+        return body.part ? (partOf(body.part, 'text', body.text) as ArtifactPart) : { text: body.text };
       case 'file':
-        return {
-          fileData: { fileUri: body.fileUri, mimeType, ...(body.displayName ? { displayName: body.displayName } : {}) },
-        };
+        return body.part
+          ? (partOf(body.part, 'file', body.fileUri) as ArtifactPart)
+          : { fileData: { fileUri: body.fileUri, mimeType, ...named } };
       case 'bytes': {
-        const data = bytesToBase64(new Uint8Array(await body.data.arrayBuffer()));
-        return { inlineData: { data, mimeType, ...(body.displayName ? { displayName: body.displayName } : {}) } };
+        const data = bytesToBase64As(new Uint8Array(await body.data.arrayBuffer()), body.base64);
+        return body.part
+          ? (partOf(body.part, 'bytes', data) as ArtifactPart)
+          : { inlineData: { data, mimeType, ...named } };
       }
     }
   }
@@ -80,6 +92,7 @@ export class ArtifactFront {
     const loaded = await this.backend.loadArtifact(request);
     if (!loaded) return undefined;
     const { body, ...version } = loaded;
+    const kept = body.part ? { part: body.part } : {};
     switch (body.kind) {
       case 'bytes':
         return {
@@ -87,15 +100,18 @@ export class ArtifactFront {
           kind: 'bytes',
           blob: body.data,
           ...(body.displayName ? { displayName: body.displayName } : {}),
+          ...kept,
+          ...(body.base64 !== undefined ? { base64: body.base64 } : {}),
         };
       case 'text':
-        return { ...version, kind: 'text', blob: new Blob([body.text], { type: version.mimeType }) };
+        return { ...version, kind: 'text', blob: new Blob([body.text], { type: version.mimeType }), ...kept };
       case 'file':
         return {
           ...version,
           kind: 'file',
           fileUri: body.fileUri,
           ...(body.displayName ? { displayName: body.displayName } : {}),
+          ...kept,
         };
     }
   }

@@ -5,7 +5,9 @@
 import * as z from 'zod/mini';
 import { checkJson, isPlainObject } from '../json.js';
 import { MAX_FILENAME_LENGTH, MAX_METADATA_SIZE } from '../limits.js';
-import { sessionKeySchema } from '../schema.js';
+import { hasLoneSurrogate, sessionKeySchema } from '../schema.js';
+import type { Base64Form } from './base64.js';
+import { fieldsProblem } from './part.js';
 
 /** Longest accepted `fileUri` of a reference, or MIME type. */
 const MAX_URI_LENGTH = 8 * 1024;
@@ -14,8 +16,11 @@ const MAX_URI_LENGTH = 8 * 1024;
 export function filenameProblem(name: string): string | null {
   if (name.length === 0) return 'must not be empty';
   if (name.length > MAX_FILENAME_LENGTH) return `must be at most ${MAX_FILENAME_LENGTH} characters`;
+  // C0, DEL and C1 (U+0080-U+009F, such as U+0085 NEXT LINE): no file system or URI wants them in a name.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-  if (/[\u0000-\u001f\u007f]/.test(name)) return 'must not contain control characters (such as \\0)';
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'must not contain control characters (such as \\0)';
+  // ADK's services throw a URIError for one (they encode names into paths), and so would `canonicalUri`.
+  if (hasLoneSurrogate(name)) return 'must be well-formed UTF-16 (holds a lone surrogate)';
   if (name.includes('\\')) return 'must not contain "\\" (use "/" to nest names)';
   const bare = name.startsWith('user:') ? name.slice('user:'.length) : name;
   if (bare.length === 0) return 'must name something after "user:"';
@@ -35,6 +40,7 @@ const filename = z.string().check(
   }),
 );
 
+/** A version as saved or imported. */
 const version = z
   .number()
   .check(
@@ -43,13 +49,29 @@ const version = z
     z.maximum(Number.MAX_SAFE_INTEGER, 'is too large'),
   );
 
-const mimeType = z
-  .string()
-  .check(
-    z.minLength(1, 'must not be empty'),
-    z.maxLength(255, 'must be at most 255 characters'),
-    z.regex(/^[^\s/]+\/[^\s]+$/, 'must be a MIME type such as "image/png"'),
-  );
+/**
+ * A version asked for: any number, as in ADK, where one that no version has
+ * (negative, fractional, NaN) finds nothing rather than being an error.
+ */
+const wantedVersion = z.custom<number>((v) => typeof v === 'number', 'must be a number');
+
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const QUOTED = '"(?:[\\t !#-\\[\\]-~\\x80-\\xff]|\\\\[\\t -~\\x80-\\xff])*"';
+/**
+ * `type/subtype`, then RFC 9110 parameters: `;` with optional spaces or tabs
+ * around it, values as tokens or quoted strings (`text/html; charset=utf-8`,
+ * `multipart/mixed; boundary="a b"`). Type and subtype keep the earlier, looser
+ * rule (any characters but whitespace, `/` in the type), so that every type a
+ * store already holds or an archive carries is still taken.
+ */
+const MIME_TYPE = new RegExp(`^[^\\s/;]+/[^\\s;]+(?:[ \\t]*;[ \\t]*${TOKEN}=(?:${TOKEN}|${QUOTED}))*$`);
+const LOOSE_MIME_TYPE = /^[^\s/]+\/[^\s]+$/;
+
+const mimeType = z.string().check(
+  z.minLength(1, 'must not be empty'),
+  z.maxLength(255, 'must be at most 255 characters'),
+  z.refine((s) => LOOSE_MIME_TYPE.test(s) || MIME_TYPE.test(s), 'must be a MIME type such as "image/png"'),
+);
 
 const metadata = z.custom<Record<string, unknown>>(isPlainObject, 'must be a plain object').check(
   z.superRefine((value, ctx) => {
@@ -76,7 +98,7 @@ const fileUri = () =>
 
 export const artifactKeySchema = sessionKeySchema;
 export const artifactFileSchema = z.extend(sessionKeySchema, { filename });
-export const artifactVersionRequestSchema = z.extend(artifactFileSchema, { version: opt(version) });
+export const artifactVersionRequestSchema = z.extend(artifactFileSchema, { version: opt(wantedVersion) });
 
 /** A base64 string, standard or URL-safe alphabet, padding optional. */
 const base64 = z.string().check(
@@ -84,7 +106,11 @@ const base64 = z.string().check(
   z.refine((s) => s.replace(/=+$/, '').length % 4 !== 1, 'must be base64 (its length is impossible)'),
 );
 
-/** ADK's `Part` as an artifact: exactly one of `inlineData`, `text`, `fileData`. */
+/**
+ * ADK's `Part` as an artifact: exactly one of `inlineData`, `text`, `fileData`.
+ * What the store needs is checked here; the Part's other fields are kept as
+ * given (see part.ts), so zod's stripped copy is read only for the payload.
+ */
 export const artifactPartSchema = z
   .object({
     text: opt(z.string()),
@@ -122,10 +148,33 @@ export const saveArtifactBlobRequestSchema = z.extend(artifactFileSchema, {
 });
 
 /** What travels to the engine (and over the worker boundary): bytes always as a Blob, never base64. */
+const base64Form = z.union([
+  z.enum(['url', 'unpadded', 'url-unpadded']),
+  z.object({ verbatim: base64 }),
+]) as z.ZodMiniType<Base64Form>;
+
+/** A saved Part's fields besides its payload (absent for a Blob save, and in records of earlier releases). */
+const partFields = (kind: 'bytes' | 'text' | 'file') =>
+  opt(
+    z.custom<Record<string, unknown>>().check(
+      z.superRefine((fields, ctx) => {
+        const problem = fieldsProblem(fields, kind);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem.why, path: problem.path });
+      }),
+    ),
+  );
+
 export const artifactBodySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('bytes'), data: blob, displayName: displayName() }),
-  z.object({ kind: z.literal('text'), text: z.string() }),
-  z.object({ kind: z.literal('file'), fileUri: fileUri(), displayName: displayName() }),
+  z.object({
+    kind: z.literal('bytes'),
+    data: blob,
+    displayName: displayName(),
+    part: partFields('bytes'),
+    /** How `inlineData.data` was written, when not standard padded base64. */
+    base64: opt(base64Form),
+  }),
+  z.object({ kind: z.literal('text'), text: z.string(), part: partFields('text') }),
+  z.object({ kind: z.literal('file'), fileUri: fileUri(), displayName: displayName(), part: partFields('file') }),
 ]);
 
 export const artifactWriteSchema = z.extend(artifactFileSchema, {
@@ -150,8 +199,11 @@ export const artifactUsageRequestSchema = z
 export type ArtifactKeyRequest = z.input<typeof artifactKeySchema>;
 export type ArtifactFileRequest = z.input<typeof artifactFileSchema>;
 export type ArtifactVersionRequest = z.input<typeof artifactVersionRequestSchema>;
-export type ArtifactPart = z.input<typeof artifactPartSchema>;
-export type SaveArtifactRequest = z.input<typeof saveArtifactRequestSchema>;
+/** ADK's `Part`: its payload as the store checks it, and any other fields, kept as given. */
+export type ArtifactPart = z.input<typeof artifactPartSchema> & { [field: string]: unknown };
+export type SaveArtifactRequest = Omit<z.input<typeof saveArtifactRequestSchema>, 'artifact'> & {
+  artifact: ArtifactPart;
+};
 export type SaveArtifactBlobRequest = z.input<typeof saveArtifactBlobRequestSchema>;
 export type ArtifactBody = z.output<typeof artifactBodySchema>;
 export type ArtifactWrite = z.output<typeof artifactWriteSchema>;

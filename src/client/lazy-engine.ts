@@ -2,7 +2,8 @@
  * The in-thread store's engine, loaded on its first call: a page that runs the
  * store in a worker never downloads the engine, its schemas or any IndexedDB
  * code, and one that chooses `'in-thread'` fetches them once, when first used.
- * Requests pass the same boundary check a worker applies.
+ * Requests pass the same boundary check a worker applies. The capabilities'
+ * modules are loaded soon after the engine, so their first use needs no network.
  */
 
 import { ARTIFACT_METHODS, type ArtifactBackend } from '../artifacts/protocol.js';
@@ -56,7 +57,15 @@ export class LazyEngine {
   private load(): Promise<StoreEngine> {
     if (this.closed) return Promise.reject(new StoreClosedError('the store is closed'));
     this.engine ??= import('../store/engine.js').then(
-      ({ StoreEngine }) => new StoreEngine(this.options),
+      ({ StoreEngine }) => {
+        // The capabilities' code too, soon after, while the page is still online (see host/lazy.ts).
+        import('../host/lazy.js')
+          .then(({ warmLater }) =>
+            warmLater([...Object.values(PARTS), () => import('../host/checked.js'), () => import('../sync/host.js')]),
+          )
+          .catch(() => {});
+        return new StoreEngine(this.options);
+      },
       (error: unknown) => {
         this.engine = undefined;
         throw loadFailure('engine', error);

@@ -4,7 +4,7 @@
  * host serves it and an in-thread store calls it, so the page-side fronts only
  * shape requests, and a page that runs the store in a worker carries no schema.
  */
-import { toWireError } from '../errors.js';
+import { InvalidInputError, toWireError } from '../errors.js';
 import { EVENT_JSON, withJsonField } from '../json.js';
 import type { AppendBatch, Backend, ImportBatch } from '../protocol.js';
 import {
@@ -72,6 +72,7 @@ export function checkedBackend(engine: () => StoreEngine): Backend {
           // A raw caller may send what the page-side front would have converted (a Date, say).
           const { event: stored } = withJsonField({ event }, 'event', EVENT_JSON);
           validate('appendEvent', eventSchema, stored, ['event']);
+          refuseSeconds((stored as Event).timestamp);
           valid.push(stored as Event);
           return null;
         } catch (error) {
@@ -90,4 +91,18 @@ export function checkedBackend(engine: () => StoreEngine): Backend {
       engine().importSessions(await checkImport('importSessions', request), onProgress),
     close: async () => engine().close(),
   };
+}
+
+/**
+ * Numbers in [1e9, 1e11) as an event time look like seconds since the epoch
+ * (adk-python's unit: 1e9 s is 2001, 1e11 s the year 5138) and, read as ADK
+ * JS's milliseconds, would date the event Jan 1970 to Mar 1973, which no live
+ * app writes. Below stay the small synthetic times of tests and examples (1,
+ * 2, 5000); from 1e11 on, every millisecond time since 1973. Only appends are
+ * checked: imports and sync carry events already stored, in whatever unit.
+ */
+function refuseSeconds(t: number): void {
+  if (t >= 1e9 && t < 1e11) {
+    throw new InvalidInputError(`appendEvent: event.timestamp: ${t} looks like seconds; event times are epoch ms`);
+  }
 }

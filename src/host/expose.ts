@@ -17,7 +17,7 @@ import type { SyncBackend } from '../sync/protocol.js';
 import type { SyncStatus } from '../sync/status.js';
 import { checkedBackend } from './checked.js';
 import { guardEndpoint } from './guard.js';
-import { lazy } from './lazy.js';
+import { lazy, warmLater } from './lazy.js';
 
 type RemoteCallback = ((processed: number) => Promise<void>) & { [releaseProxy]?: () => void };
 
@@ -70,6 +70,14 @@ async function withProgress<T>(
   }
 }
 
+/** The worker's parts outside start-up, each a chunk of its own where the worker is built as ES modules. */
+const PARTS = {
+  artifacts: () => import('../artifacts/host.js'),
+  search: () => import('../search/host.js'),
+  memory: () => import('../memory/host.js'),
+  sync: () => import('../sync/host.js'),
+};
+
 /** The host API for one connection; `engineFor` picks the engine a client's hello asks for. */
 export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): HostApi {
   let engine: StoreEngine | undefined;
@@ -79,13 +87,13 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     return engine;
   };
   const checked = checkedBackend(current);
-  // Artifacts, search, memory and sync are loaded with their first call: a worker never asked for them
-  // never loads them. A search index, once made, keeps itself current from the engine's change notices;
-  // until then nothing listens, and a first search catches up with what changed before it.
-  const artifacts = lazy<ArtifactBackend>(async () => (await import('../artifacts/host.js')).artifactMethods(current));
-  const search = lazy<SearchBackend>(async () => (await import('../search/host.js')).searchMethods(current));
-  const memory = lazy<MemoryBackend>(async () => (await import('../memory/host.js')).memoryMethods(current));
-  const sync = lazy<SyncBackend>(async () => (await import('../sync/host.js')).syncMethods(current));
+  // Artifacts, search, memory and sync are not in start-up: their code is loaded after the first answer
+  // (see `warmLater`) or by their first call, whichever comes first. Loading the code builds nothing: a
+  // search index is made by the first search, which catches up with what changed before it.
+  const artifacts = lazy<ArtifactBackend>(async () => (await PARTS.artifacts()).artifactMethods(current));
+  const search = lazy<SearchBackend>(async () => (await PARTS.search()).searchMethods(current));
+  const memory = lazy<MemoryBackend>(async () => (await PARTS.memory()).memoryMethods(current));
+  const sync = lazy<SyncBackend>(async () => (await PARTS.sync()).syncMethods(current));
   const host: HostApi = {
     saveArtifact: (request) => settle(async () => (await artifacts()).saveArtifact(request)),
     saveArtifactBlob: (request, name) => settle(async () => (await artifacts()).saveArtifactBlob(request, name)),
@@ -113,6 +121,7 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     hello: (request) =>
       settle(async () => {
         engine = engineFor(validate('hello', helloRequestSchema, request));
+        void warmLater(Object.values(PARTS));
         return { dbName: engine.dbName, lockName: await holdLifeLock(), methods: Object.keys(host) };
       }),
     createSession: (request) => settle(() => checked.createSession(request)),

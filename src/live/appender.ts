@@ -31,7 +31,7 @@ export function createAppender(store: AppendStore, key: SessionKey, options: App
   const load = (): Promise<Session> => {
     const loading = store.getSession({ appName, userId, sessionId, config: { numRecentEvents: 0 } }).then((session) => {
       if (session) return session;
-      throw new SessionNotFoundError(`append: session "${sessionId}" not found`);
+      throw new SessionNotFoundError(`Session ${sessionId} not found for appendEvent (an appender's first load)`);
     });
     // A failed load is not remembered: the next call reads again.
     loading.catch(() => {

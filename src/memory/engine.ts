@@ -2,12 +2,16 @@
  * Memory on the store's database: what was added, searched through a
  * MiniSearch index per app and user held in this realm, rebuilt from the
  * records when the user's memory version moved (another tab wrote) and
- * updated in place for this engine's own writes.
+ * updated in place for this engine's own writes. A query is a whole user
+ * message of any length, never refused: its telling terms are picked
+ * (`queryOf` with the entries' term frequencies), function words weigh less,
+ * equal scores come newest first.
  */
 import MiniSearch from 'minisearch';
 import { DEFAULT_SEARCH_LIMIT } from '../limits.js';
 import { parseQuery } from '../search/match.js';
-import { type Doc, options, queryOf } from '../search/minisearch.js';
+import { byRank, type Doc, options, queryOf, scoreOf } from '../search/minisearch.js';
+import { indexTerms } from '../search/tokenize.js';
 import type { StoreEngine } from '../store/engine.js';
 import { bound, type Db, type Tx } from '../store/idb/index.js';
 import { keyString } from '../store/keys.js';
@@ -28,6 +32,8 @@ interface Cached {
   version: number;
   index: MiniSearch<Doc>;
   records: Map<string, MemoryRecord>;
+  /** How many entries hold each indexed term: a long query keeps its rarest terms (see `queryOf`). */
+  frequency: Map<string, number>;
 }
 
 type MemoryTx = Tx<StoreSchema, 'memories' | 'memoryVersions'>;
@@ -80,15 +86,20 @@ export class MemoryEngine implements MemoryBackend {
         const id = memoryId(record.sessionId, record.eventId);
         this.drop(cached, id);
         cached.records.set(id, record);
-        cached.index.add({ id, text: textOf(record) });
+        const doc = docOf(id, record);
+        cached.index.add(doc);
+        count(cached.frequency, doc.text, 1);
       }
       cached.version = before + 1;
     });
   }
 
   private drop(cached: Cached, id: string): void {
-    if (!cached.records.delete(id)) return;
+    const record = cached.records.get(id);
+    if (!record) return;
+    cached.records.delete(id);
     cached.index.discard(id);
+    count(cached.frequency, docOf(id, record).text, -1);
   }
 
   async addSessionMemory(request: AddSessionMemory): Promise<void> {
@@ -151,23 +162,29 @@ export class MemoryEngine implements MemoryBackend {
 
   async searchMemory(request: SearchMemoryRequest): Promise<MemoryHit[]> {
     const { appName, userId, query } = request;
-    const terms = parseQuery(query);
-    const tree = queryOf(terms, 'any');
-    if (!tree) return [];
+    const terms = parseQuery(scanned(query), { forms: true });
+    if (terms.length === 0) return [];
     const cached = await this.engine.transact((db) => this.current(db, appName, userId));
+    // A message of any length: the query keeps its terms that tell most (ADK's PRELOAD_MEMORY sends whole messages).
+    const tree = queryOf(terms, 'any', (piece) => cached.frequency.get(piece) ?? 0);
+    if (!tree) return [];
+    const ranked = cached.index
+      .search(tree)
+      .map((r) => ({ id: r.id as string, score: scoreOf(r), t: r.t as number, key: r.id as string }))
+      .sort(byRank);
     const hits: MemoryHit[] = [];
-    for (const result of cached.index.search(tree)) {
-      const record = cached.records.get(result.id as string);
+    for (const { id, score } of ranked) {
+      const record = cached.records.get(id);
       if (!record) continue;
       hits.push({
-        id: result.id as string,
+        id,
         ...(record.sessionId !== NO_SESSION ? { sessionId: record.sessionId } : {}),
         eventId: record.eventId,
         ...(record.author !== undefined ? { author: record.author } : {}),
         timestamp: record.timestamp,
         content: record.content,
         ...(record.customMetadata !== undefined ? { customMetadata: record.customMetadata } : {}),
-        score: result.score,
+        score,
       });
       if (hits.length >= (request.limit ?? DEFAULT_SEARCH_LIMIT)) break;
     }
@@ -185,8 +202,11 @@ export class MemoryEngine implements MemoryBackend {
     const index = new MiniSearch<Doc>(options);
     const byId = new Map<string, MemoryRecord>();
     for (const record of records) byId.set(memoryId(record.sessionId, record.eventId), record);
-    index.addAll([...byId].map(([id, record]) => ({ id, text: textOf(record) })));
-    const built = { version, index, records: byId };
+    const docs = [...byId].map(([id, record]) => docOf(id, record));
+    index.addAll(docs);
+    const frequency = new Map<string, number>();
+    for (const doc of docs) count(frequency, doc.text, 1);
+    const built = { version, index, records: byId, frequency };
     this.cache.set(key, built);
     return built;
   }
@@ -211,7 +231,31 @@ function recordOf(
   };
 }
 
-const textOf = (record: MemoryRecord): string => record.content.parts.map((p) => p.text).join('\n');
+const docOf = (id: string, record: MemoryRecord): Doc => ({
+  id,
+  text: record.content.parts.map((p) => p.text).join('\n'),
+  t: record.timestamp,
+});
+
+/**
+ * How much of a message memory reads for its terms: its first and last 32 K
+ * characters (a pasted text is usually followed or preceded by the question).
+ * Reading is about 1 MB/s, and PRELOAD_MEMORY asks on every model request.
+ */
+export const MEMORY_QUERY_SCAN = 65_536;
+
+const scanned = (query: string): string =>
+  query.length <= MEMORY_QUERY_SCAN
+    ? query
+    : `${query.slice(0, MEMORY_QUERY_SCAN / 2)}\n${query.slice(-MEMORY_QUERY_SCAN / 2)}`;
+
+function count(frequency: Map<string, number>, text: string, delta: 1 | -1): void {
+  for (const term of new Set(indexTerms(text))) {
+    const n = (frequency.get(term) ?? 0) + delta;
+    if (n > 0) frequency.set(term, n);
+    else frequency.delete(term);
+  }
+}
 
 function parseId(id: string): [string, string] | undefined {
   try {

@@ -57,7 +57,11 @@ export class MemoryFront {
     } as AddEventsMemory);
   }
 
-  /** The best matches (BM25 over the query's words and CJK bigrams), at most `limit` (default 10). */
+  /**
+   * The best matches (BM25 over the query's words and CJK bigrams, function
+   * words weighing less; equal scores newest first), at most `limit` (default
+   * 10). `query` may be a whole message of any length: it is never refused.
+   */
   async searchMemory(request: SearchMemoryRequest): Promise<{ memories: MemoryHit[] }> {
     return { memories: await this.backend.searchMemory(request) };
   }

@@ -3,14 +3,14 @@
  */
 import * as z from 'zod/mini';
 import { checkJson, isPlainObject } from '../json.js';
-import { MAX_QUERY_LENGTH, MAX_RECORD_SIZE, MAX_SEARCH_LIMIT } from '../limits.js';
-import { sessionKeySchema } from '../schema.js';
+import { MAX_RECORD_SIZE, MAX_SEARCH_LIMIT } from '../limits.js';
+import { eventIdSchema, sessionKeySchema } from '../schema.js';
 
 const { appName, userId, sessionId } = sessionKeySchema.shape;
 
 /** One event as memory keeps it: its id, author, time and text parts. */
 export const memoryInputSchema = z.object({
-  eventId: sessionId,
+  eventId: eventIdSchema,
   author: z.optional(z.string()),
   timestamp: z.number().check(z.refine(Number.isFinite, 'must be a finite number')),
   content: z.object({
@@ -47,7 +47,8 @@ export const addEventsMemorySchema = z.object({
 export const searchMemorySchema = z.object({
   appName,
   userId,
-  query: z.string().check(z.maxLength(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`)),
+  /** Any length: a whole user message, as ADK's PRELOAD_MEMORY sends it (the engine picks the terms). */
+  query: z.string(),
   limit: z.optional(
     z
       .number()
@@ -84,5 +85,6 @@ export interface MemoryHit {
   timestamp: number;
   content: MemoryInput['content'];
   customMetadata?: Record<string, unknown>;
+  /** Relevance (BM25, to 12 significant digits), best first; equal scores come newest first. */
   score: number;
 }

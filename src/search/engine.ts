@@ -186,7 +186,11 @@ export class SearchEngine implements SearchBackend {
     const limit = request.limit ?? DEFAULT_SEARCH_LIMIT;
     const offset = request.offset ?? 0;
     const mode: MatchMode = request.match ?? 'all';
-    const terms = parseQuery(query);
+    const terms = parseQuery(query, {
+      prefix: request.prefix ?? true,
+      fuzzy: request.fuzzy ?? true,
+      forms: request.forms ?? true,
+    });
     if (terms.length === 0) return { hits: [] };
     const index = await this.indexOf(appName, userId);
     const candidates = index.candidates(terms, mode, sessionId);

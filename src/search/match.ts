@@ -4,33 +4,50 @@
  * never return a wrong one), and where the snippet's marks go.
  *
  * - A word matches a word of the text equal to it once both are folded
- *   (case, width, Latin and Greek diacritics: "cafe" finds "Café").
+ *   (./fold.ts: case, width, Latin and Greek diacritics, ß, đ, final ς:
+ *   "cafe" finds "Café", "strasse" finds "Straße"); a word marked so also
+ *   matches the words it begins, or words within its edits (./typing.ts).
  * - A CJK run of the query matches where it appears in a CJK run of the text.
  * - `'all'` (the default of `searchEvents`): every term matches. `'any'` (memory
  *   search, whose query is a whole user message): at least one word matches, or
  *   one character bigram of a CJK term appears.
  */
-import { fold } from './fold.js';
+import { type Folded, fold, foldText, originalEnd } from './fold.js';
 import { gramsOf, MAX_WORD, type Run, runsOf } from './tokenize.js';
+import { loosen, type TypingOptions, wordMatches } from './typing.js';
 
 export type MatchMode = 'all' | 'any';
 
 export interface QueryTerm {
   kind: 'word' | 'cjk';
   text: string;
+  /** A word that also matches the words it begins (the word being typed). */
+  prefix?: boolean;
+  /** A word that also matches words this many edits away (typos). */
+  fuzzy?: number;
+  /** Other forms of the word it also matches ("run" for "running"). */
+  forms?: string[];
 }
 
-/** A query's distinct terms; none for a query of only spaces and punctuation. */
-export function parseQuery(query: string): QueryTerm[] {
-  const seen = new Set<string>();
-  const terms: QueryTerm[] = [];
-  for (const run of runsOf(fold(query).text)) {
+/**
+ * A query's distinct terms; none for a query of only spaces and punctuation.
+ * With `options`, words that may also match by prefix, with typos or in other forms (./typing.ts).
+ */
+export function parseQuery(query: string, options: TypingOptions = {}): QueryTerm[] {
+  const seen = new Map<string, QueryTerm>();
+  const folded = foldText(query);
+  const runs = runsOf(folded);
+  for (const run of runs) {
     const key = `${run.kind}:${run.text}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    terms.push({ kind: run.kind, text: run.text });
+    if (!seen.has(key)) seen.set(key, { kind: run.kind, text: run.text });
   }
-  return terms;
+  const terms = [...seen.values()];
+  if (!options.prefix && !options.fuzzy && !options.forms) return terms;
+  const last = runs[runs.length - 1];
+  // The last word is still being typed unless something follows it.
+  const typing =
+    last && last.start + last.text.length === folded.length ? seen.get(`${last.kind}:${last.text}`) : undefined;
+  return loosen(terms, options, typing);
 }
 
 /** The pieces a CJK term is looked for by in `'any'` mode: its bigrams (or itself, one character long). */
@@ -41,18 +58,17 @@ export function looseGrams(term: string): string[] {
 
 export interface Analysed {
   original: string;
-  folded: string;
-  origin: number[];
+  folded: Folded;
   runs: Run[];
   words: Set<string>;
 }
 
 export function analyse(text: string): Analysed {
-  const { text: folded, origin } = fold(text);
-  const runs = runsOf(folded);
+  const folded = fold(text);
+  const runs = runsOf(folded.text);
   const words = new Set<string>();
   for (const run of runs) if (run.kind === 'word' && run.text.length <= MAX_WORD) words.add(run.text);
-  return { original: text, folded, origin, runs, words };
+  return { original: text, folded, runs, words };
 }
 
 function inCjk(doc: Analysed, piece: string): boolean {
@@ -60,7 +76,14 @@ function inCjk(doc: Analysed, piece: string): boolean {
 }
 
 function termMatches(doc: Analysed, term: QueryTerm, mode: MatchMode): boolean {
-  if (term.kind === 'word') return term.text.length <= MAX_WORD && doc.words.has(term.text);
+  if (term.kind === 'word') {
+    if (term.text.length > MAX_WORD) return false;
+    if (doc.words.has(term.text)) return true;
+    if (term.forms?.some((form) => doc.words.has(form))) return true;
+    if (!term.prefix && !term.fuzzy) return false;
+    for (const word of doc.words) if (wordMatches(term, word)) return true;
+    return false;
+  }
   return mode === 'all' ? inCjk(doc, term.text) : looseGrams(term.text).some((g) => inCjk(doc, g));
 }
 
@@ -73,11 +96,12 @@ export function matches(doc: Analysed, terms: readonly QueryTerm[], mode: MatchM
 export function matchedRanges(doc: Analysed, terms: readonly QueryTerm[], mode: MatchMode): [number, number][] {
   const found: [number, number][] = [];
   const mark = (start: number, end: number) =>
-    found.push([doc.origin[start] as number, doc.origin[end] ?? doc.original.length]);
+    found.push([doc.folded.origin[start] as number, originalEnd(doc.folded, start, end)]);
   for (const run of doc.runs) {
     for (const term of terms) {
       if (term.kind === 'word') {
-        if (run.kind === 'word' && run.text === term.text) mark(run.start, run.start + run.text.length);
+        if (run.kind === 'word' && run.text.length <= MAX_WORD && wordMatches(term, run.text))
+          mark(run.start, run.start + run.text.length);
         continue;
       }
       if (run.kind !== 'cjk') continue;

@@ -6,7 +6,7 @@
  */
 
 /** Bump when what is indexed, or how, changes: shards of another format are dropped and rebuilt. */
-export const SEARCH_FORMAT = 1;
+export const SEARCH_FORMAT = 2;
 
 /** What a shard holds of one session. */
 export interface SessionMark {

@@ -25,6 +25,25 @@ export const searchEventsRequestSchema = z.object({
   offset: z.optional(whole(MAX_SEARCH_OFFSET)),
   /** `'all'` (default): every word of the query; `'any'`: at least one, ranked by how well they match. */
   match: z.optional(z.enum(['all', 'any'])),
+  /**
+   * `true` (default): the query's last word, when nothing follows it (the word
+   * being typed) and it has 3 characters or more, also matches the words it
+   * begins: "pass" finds "passport". `false`: whole words only.
+   */
+  prefix: z.optional(z.boolean()),
+  /**
+   * `true` (default): words of 5 characters or more also match words one edit
+   * away (9 or more: two), for the first 4 such words of the query, function
+   * words aside: "pasport" finds "passport". Exact matches rank first. `false`:
+   * no typo tolerance.
+   */
+  fuzzy: z.optional(z.boolean()),
+  /**
+   * `true` (default): an English word also matches its regular forms (plural,
+   * -ing, -ed): "running" finds "run", "visas" finds "visa"; irregular ones
+   * ("ran") are not known. Exact matches rank first. `false`: as written.
+   */
+  forms: z.optional(z.boolean()),
 });
 
 export type SearchEventsRequest = z.input<typeof searchEventsRequestSchema>;
@@ -36,7 +55,7 @@ export interface SearchHit {
   author: string | undefined;
   /** Epoch milliseconds, as every time in this store. */
   timestamp: number;
-  /** Relevance (BM25): higher is better; comparable only within one call. */
+  /** Relevance (BM25, to 12 significant digits): higher is better; comparable only within one call. Equal scores come newest first. */
   score: number;
   /** The event's text around its first match, with every match in it as a range. */
   snippet: Snippet;

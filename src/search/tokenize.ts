@@ -9,7 +9,7 @@
  * segmented inside a sentence. `Intl.Segmenter` splits the scripts written
  * without spaces that are not CJK (Thai, Lao, Khmer, Myanmar), in chunks.
  */
-import { type CharClass, classOf, fold } from './fold.js';
+import { type CharClass, classOf, foldText } from './fold.js';
 
 export interface Run {
   kind: 'word' | 'cjk';
@@ -39,7 +39,7 @@ function wordSegmenter(): Segmenter | null {
 /** The word and CJK runs of folded text, in order. */
 export function runsOf(folded: string): Run[] {
   const runs: Run[] = [];
-  let kind: CharClass = 'other';
+  let kind: Exclude<CharClass, 'mark'> = 'other';
   let start = 0;
   let at = 0;
   const close = (end: number) => {
@@ -50,7 +50,8 @@ export function runsOf(folded: string): Run[] {
   };
   for (const char of folded) {
     const next = classOf(char);
-    if (next !== kind) {
+    // A mark left uncomposed (ｱﾞ) stays with its letter's run rather than splitting it.
+    if (next !== kind && next !== 'mark') {
       close(at);
       kind = next;
       start = at;
@@ -85,7 +86,7 @@ export function gramsOf(run: string): string[] {
 /** What a document is indexed under. */
 export function indexTerms(text: string): string[] {
   const terms: string[] = [];
-  for (const run of runsOf(fold(text).text)) {
+  for (const run of runsOf(foldText(text))) {
     if (run.kind === 'cjk') terms.push(...gramsOf(run.text));
     else if (run.text.length <= MAX_WORD) terms.push(run.text);
   }

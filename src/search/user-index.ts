@@ -11,7 +11,7 @@ import MiniSearch from 'minisearch';
 import { bound, type Db } from '../store/idb/index.js';
 import { type EventRecord, eventOf, type SessionRecord, type StoreSchema } from '../store/records.js';
 import type { MatchMode, QueryTerm } from './match.js';
-import { type Doc, options, queryOf } from './minisearch.js';
+import { byRank, type Doc, options, queryOf, scoreOf } from './minisearch.js';
 import { SEARCH_FORMAT, type SearchShardRecord, type SessionMark } from './records.js';
 import { eventText } from './text.js';
 
@@ -28,6 +28,9 @@ export interface Candidate {
   seq: number;
   sessionId: string;
   score: number;
+  /** The event's timestamp, and the rest of the order for equal scores (see `byRank`). */
+  t: number;
+  key: string;
 }
 
 interface Shard {
@@ -210,7 +213,7 @@ export class UserIndex {
       const id = docId(record.uid, e.seq);
       if (shard.index.has(id)) shard.index.discard(id);
       else seqs.push(e.seq);
-      docs.push({ id, text });
+      docs.push({ id, text, t: e.timestamp });
     }
     shard.index.addAll(docs);
     shard.dirty = true;
@@ -248,11 +251,14 @@ export class UserIndex {
         const cut = id.lastIndexOf('/');
         const uid = id.slice(0, cut);
         const mark = this.marks.get(uid);
-        if (mark) found.push({ uid, seq: Number(id.slice(cut + 1)), sessionId: mark.sessionId, score: r.score });
+        if (!mark) continue;
+        const seq = Number(id.slice(cut + 1));
+        // Sessions by id, then later events first: `seq` padded so the key orders as the number does.
+        const key = `${mark.sessionId}\u0000${(Number.MAX_SAFE_INTEGER - seq).toString().padStart(16, '0')}`;
+        found.push({ uid, seq, sessionId: mark.sessionId, score: scoreOf(r), t: r.t as number, key });
       }
     }
-    if (this.shards.length > 1) found.sort((a, b) => b.score - a.score);
-    return found;
+    return found.sort(byRank);
   }
 
   /**

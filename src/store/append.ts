@@ -195,8 +195,9 @@ async function writeGroup(
   const write = (b: AppendBatch, rec: SessionRecord | undefined): GroupResult => {
     if (!rec) {
       return {
+        // ADK's sentence first (`DatabaseSessionService`'s words), so code matching ADK's message matches ours.
         error: new SessionNotFoundError(
-          `session "${b.sessionId}" not found for app "${b.appName}" and user "${b.userId}"`,
+          `Session ${b.sessionId} not found for appendEvent (app "${b.appName}", user "${b.userId}")`,
         ),
       };
     }

@@ -29,8 +29,9 @@ export interface Created {
 
 const ignore = (): void => {};
 
+/** ADK's sentence first (`DatabaseSessionService`'s words), so code matching ADK's message matches ours; then where. */
 const exists = (o: CreateOrder): AlreadyExistsError =>
-  new AlreadyExistsError(`session "${o.id}" already exists for app "${o.appName}" and user "${o.userId}"`);
+  new AlreadyExistsError(`Session with id ${o.id} already exists. (app "${o.appName}", user "${o.userId}")`);
 
 /**
  * Writes `orders` in one transaction, in order: a later create of a group sees

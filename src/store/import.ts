@@ -101,7 +101,7 @@ export async function commitImport(
       await tx.done.catch(ignore);
       const s = batch.sessions[at] as ImportBatch['sessions'][number];
       throw new AlreadyExistsError(
-        `importSessions: sessions[${at}]: session "${s.id}" already exists for app "${s.appName}" and user "${s.userId}"; nothing was imported`,
+        `importSessions: sessions[${at}]: Session with id ${s.id} already exists. (app "${s.appName}", user "${s.userId}"; nothing was imported)`,
       );
     }
   }

@@ -4,6 +4,7 @@
  * the network, the server or the credentials failed.
  */
 
+import { createParser } from 'eventsource-parser';
 import { SyncError } from '../errors.js';
 import { validate } from '../schema.js';
 import type { Event } from '../types.js';
@@ -36,6 +37,9 @@ export interface TransportOptions {
   /** A request (connecting, or reading an answer) that takes longer fails as `network`. Default 30 s. */
   requestTimeoutMs?: number;
 }
+
+/** A change notice is a cursor of a few bytes: a stream that buffers more without ending one is broken. */
+const MAX_NOTICE_CHARS = 64 * 1024;
 
 /** How long a request may take unless the options say otherwise. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -136,23 +140,32 @@ export class SyncTransport {
       clearTimeout(timer);
     }
     if (!response.ok || !response.body) throw await this.failure(response);
+    // The SSE format as the spec has it (CR, LF or CRLF line ends; data over several lines; a BOM;
+    // chunks cut anywhere), which a proxy between server and device may rewrite, not as our server writes it.
+    const parser = createParser({
+      onEvent: (message) => {
+        if (message.event !== 'poke') return;
+        let cursor: number;
+        try {
+          cursor = Number((JSON.parse(message.data) as { cursor?: unknown } | null)?.cursor);
+        } catch {
+          throw new SyncError('the sync server sent a change notice that is not JSON', 'server', response.status);
+        }
+        if (Number.isSafeInteger(cursor)) onPoke(cursor);
+      },
+      onError: (error) => {
+        // Unknown fields are ignored, as the spec says; a notice without an end is a broken stream.
+        if (error.type === 'max-buffer-size-exceeded') {
+          throw new SyncError(`the sync server's change stream: ${error.message}`, 'server', response.status);
+        }
+      },
+      maxBufferSize: MAX_NOTICE_CHARS,
+    });
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
-      buffer += value;
-      let end = buffer.indexOf('\n\n');
-      while (end >= 0) {
-        const frame = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const data = /^data: (.*)$/m.exec(frame)?.[1];
-        if (/^event: poke$/m.test(frame) && data) {
-          const cursor = Number((JSON.parse(data) as { cursor?: unknown }).cursor);
-          if (Number.isSafeInteger(cursor)) onPoke(cursor);
-        }
-        end = buffer.indexOf('\n\n');
-      }
+      parser.feed(value);
     }
   }
 

@@ -60,6 +60,9 @@ const manifestEntrySchema = z.object({
   fileUri: z.optional(z.string()),
   /** The archive entry with the payload (bytes and text). */
   file: z.optional(z.string()),
+  /** A Part's other fields and how its base64 was written (archives from earlier releases have neither). */
+  part: z.optional(z.unknown()),
+  base64: z.optional(z.unknown()),
 });
 type ManifestEntry = z.infer<typeof manifestEntrySchema>;
 
@@ -175,6 +178,8 @@ export function exportArchive(store: ArchiveSource, options: ArchiveExportOption
                   ...(loaded.customMetadata ? { customMetadata: loaded.customMetadata } : {}),
                   ...(loaded.displayName ? { displayName: loaded.displayName } : {}),
                   ...(loaded.fileUri ? { fileUri: loaded.fileUri } : {}),
+                  ...(loaded.part ? { part: loaded.part } : {}),
+                  ...(loaded.base64 !== undefined ? { base64: loaded.base64 } : {}),
                 };
                 if (loaded.blob) {
                   entry.file = `files/${manifest.length + 1}`;
@@ -263,20 +268,23 @@ function artifactsOf(files: Record<string, Uint8Array>): unknown[] {
     'artifacts.json',
   ]);
   return manifest.artifacts.map((entry, i) => {
-    const { kind, file, fileUri, displayName, ...rest } = entry;
+    const { kind, file, fileUri, displayName, part, base64, ...rest } = entry;
+    // Checked with the rest of the entry when the artifacts are validated.
+    const kept = { ...(part !== undefined ? { part } : {}), ...(base64 !== undefined ? { base64 } : {}) };
     const payload = file === undefined ? undefined : files[file];
     if (kind !== 'file' && !payload) {
       throw new InvalidInputError(`importArchive: artifacts.json: artifacts[${i}]: its file "${file}" is missing`);
     }
     const body =
       kind === 'file'
-        ? { kind, fileUri, ...(displayName ? { displayName } : {}) }
+        ? { kind, fileUri, ...(displayName ? { displayName } : {}), ...kept }
         : kind === 'text'
-          ? { kind, text: text(payload as Uint8Array, `artifacts.json: artifacts[${i}]`) }
+          ? { kind, text: text(payload as Uint8Array, `artifacts.json: artifacts[${i}]`), ...kept }
           : {
               kind,
               data: new Blob([payload as Uint8Array<ArrayBuffer>], { type: rest.mimeType }),
               ...(displayName ? { displayName } : {}),
+              ...kept,
             };
     return { ...rest, body };
   });

@@ -1,7 +1,8 @@
 /**
  * Search in real Chromium, through the store's worker: a worker terminated
  * between its commits and their indexing (and after its index was saved) leaves
- * the next worker's search at most behind, and it catches up on its own.
+ * the next worker's search at most behind, and it catches up on its own; and text is
+ * folded there as in Node.
  */
 import { afterEach, expect, it } from 'vitest';
 import type { SessionStoreClient } from '../../src/index.js';
@@ -76,4 +77,23 @@ it('finds, in a worker, what another tab’s worker writes', async () => {
   expect(await hitsOf(mine.client, '서울')).toEqual(['a']);
   await theirs.client.appendEvent({ session, event: textEvent('b', '서울역 앞에서') });
   await expect.poll(() => hitsOf(mine.client, '서울'), { timeout: 10_000 }).toEqual(['a', 'b']);
+});
+
+it('folds whole words in Chromium’s worker as in Node: half-width katakana, Korean NFD, ß, final ς', async () => {
+  const dbName = uniqueDbName('search-fold');
+  names.push(dbName);
+  const { client } = dedicatedClient(dbName);
+  clients.push(client);
+  const session = await client.createSession({ ...ids, sessionId: 's' });
+  const texts: [string, string][] = [
+    ['ja', 'ﾃﾞｰﾀﾍﾞｰｽの移行'],
+    ['ko', '호텔 예약'.normalize('NFD')],
+    ['de', 'Die Straße ist gesperrt'],
+    ['el', 'Στην Ελλάδας'],
+  ];
+  for (const [id, text] of texts) await client.appendEvent({ session, event: textEvent(id, text) });
+  expect(await hitsOf(client, 'データベース')).toEqual(['ja']);
+  expect(await hitsOf(client, '호텔 예약')).toEqual(['ko']);
+  expect(await hitsOf(client, 'strasse')).toEqual(['de']);
+  expect(await hitsOf(client, 'ΕΛΛΑΔΑΣ')).toEqual(['el']);
 });

@@ -82,6 +82,11 @@ export function describeArtifactContract(
       expect(await artifacts.loadArtifact({ ...key, filename: 'a.txt', version: 1 })).toBeUndefined();
       expect(await artifacts.loadArtifactBlob({ ...key, filename: 'nope' })).toBeUndefined();
       expect(await artifacts.getArtifactVersion({ ...key, filename: 'a.txt', version: 7 })).toBeUndefined();
+      // As in ADK: a number no version has finds nothing, it is not an error.
+      for (const version of [-1, 0.5, -0.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60]) {
+        expect(await artifacts.loadArtifact({ ...key, filename: 'a.txt', version }), String(version)).toBeUndefined();
+        expect(await artifacts.getArtifactVersion({ ...key, filename: 'a.txt', version })).toBeUndefined();
+      }
       expect(await artifacts.listVersions({ ...key, filename: 'nope' })).toEqual([]);
       expect(await artifacts.listArtifactVersions({ ...key, filename: 'nope' })).toEqual([]);
       expect(await artifacts.listArtifactKeys({ ...key, sessionId: 'empty' })).toEqual([]);
@@ -94,6 +99,22 @@ export function describeArtifactContract(
         text: { text: 'héllo 你好' },
         blank: { text: '' },
         ref: { fileData: { fileUri: 'https://example.com/a.pdf', mimeType: 'application/pdf' } },
+        // Every field as given: ADK's own and unknown ones, an empty displayName, no mimeType at all.
+        thought: { text: 'hmm', thought: true, thoughtSignature: 'c2ln' },
+        video: {
+          inlineData: { mimeType: 'video/mp4', data: base64Of([1, 2, 3]), displayName: '' },
+          videoMetadata: { startOffset: '1s', fps: 2 },
+          later: { nested: [1, null, 'x'] },
+        },
+        untyped: { inlineData: { data: base64Of([7]) } },
+        refNamed: { fileData: { fileUri: 'gs://b/c', displayName: '' }, partMetadata: { k: 'v' } },
+        // Base64 as it was written: URL-safe, unpadded, or odd (stray bits after the last byte).
+        urlSafe: { inlineData: { mimeType: 'image/png', data: '-_8' } },
+        unpadded: { inlineData: { mimeType: 'image/png', data: 'AQ' } },
+        stray: { inlineData: { mimeType: 'image/png', data: 'AR' } },
+        // RFC 9110 parameters, spaces and quotes included.
+        html: { inlineData: { mimeType: 'text/html; charset=utf-8', data: base64Of([60]) } },
+        multipart: { fileData: { fileUri: 'u', mimeType: 'multipart/mixed ;boundary="a b;c"' } },
       };
       for (const [filename, artifact] of Object.entries(parts)) {
         await artifacts.saveArtifact({ ...key, filename, artifact });
@@ -320,7 +341,39 @@ export function describeArtifactContract(
             artifacts.saveArtifact({ ...key, filename: 'a', artifact: { text: 'x' }, customMetadata: { f: () => 1 } }),
         ],
         ['not a Blob', () => artifacts.saveArtifactBlob({ ...key, filename: 'a', blob: 'bytes' as unknown as Blob })],
-        ['a negative version', () => artifacts.loadArtifact({ ...key, filename: 'a', version: -1 })],
+        [
+          'a version that is not a number',
+          () => artifacts.loadArtifact({ ...key, filename: 'a', version: '0' as never }),
+        ],
+        [
+          'a C1 control in a name',
+          () => artifacts.saveArtifact({ ...key, filename: 'a\u0085b', artifact: { text: 'x' } }),
+        ],
+        [
+          'a lone surrogate in a name',
+          () => artifacts.saveArtifact({ ...key, filename: 'h\uD800', artifact: { text: 'x' } }),
+        ],
+        ['a lone surrogate in a loaded name', () => artifacts.loadArtifact({ ...key, filename: 'h\uDC00' })],
+        ['a lone surrogate in a listed name', () => artifacts.listArtifactVersions({ ...key, filename: 'h\uD800' })],
+        ['a lone surrogate in a version asked for', () => artifacts.getArtifactVersion({ ...key, filename: '\uD800' })],
+        [
+          'a lone surrogate in a session id',
+          () => artifacts.saveArtifact({ ...key, sessionId: 's\uD800', filename: 'a', artifact: { text: 'x' } }),
+        ],
+        ['a lone surrogate in a user id', () => artifacts.listArtifactKeys({ ...key, userId: '\uDFFFa' })],
+        [
+          'a part field that is not JSON',
+          () => artifacts.saveArtifact({ ...key, filename: 'a', artifact: { text: 'x', thought: () => true } }),
+        ],
+        [
+          'a MIME type with a space in a bare value',
+          () =>
+            artifacts.saveArtifact({
+              ...key,
+              filename: 'a',
+              artifact: { inlineData: { data: '', mimeType: 'text/html; charset=utf 8' } },
+            }),
+        ],
         ['an empty app name', () => artifacts.listArtifactKeys({ ...key, appName: '' })],
         ['a session without its user', () => artifacts.artifactUsage({ appName: APP, sessionId: 's1' })],
       ];

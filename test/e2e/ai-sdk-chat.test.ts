@@ -26,6 +26,8 @@ it('chats, and the history is back after a reload', async () => {
   expect(await messages(page)).toEqual([]);
   await send(page, 'hello');
   await expect.poll(() => messages(page), { timeout: 10_000 }).toEqual(['hello', 'You said: hello']);
+  // The chat list reads the title persistChat keeps in the session's state.
+  await expect.poll(() => texts(page.getByRole('list', { name: 'Chats' }).getByRole('listitem'))).toEqual(['hello']);
   await send(page, 'and again');
   await expect
     .poll(() => messages(page), { timeout: 10_000 })

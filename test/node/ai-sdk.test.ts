@@ -1,14 +1,23 @@
 /**
  * The AI SDK mapping: every kind of `UIMessage` part survives the trip to an
  * ADK event and back (through JSON and through the store), tool calls and files
- * land in the ADK fields they mean, and `persistChat` keeps a chat across reloads.
+ * land in the ADK fields they mean, and `persistChat` keeps a chat across reloads,
+ * hands out and sends files as `data:` URLs in any tab, and keeps the chat's title in state.
  */
 import type { ChatTransport, UIMessage, UIMessageChunk } from 'ai';
 import { IDBFactory } from 'fake-indexeddb';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventsToMessages, eventToMessage, messageToEvent, persistChat } from '../../src/ai-sdk/index.js';
-import { IndexedDbSessionService } from '../../src/index.js';
+import { inStep } from '../../src/ai-sdk/in-step.js';
+import {
+  CHAT_TITLE_KEY,
+  chatTitle,
+  eventsToMessages,
+  eventToMessage,
+  messageToEvent,
+  persistChat,
+} from '../../src/ai-sdk/index.js';
+import { IndexedDbSessionService, type Session } from '../../src/index.js';
 import { uiMessage } from '../ai-sdk/arbitraries.js';
 
 const key = { appName: 'chat', userId: 'ada', sessionId: 'c1' };
@@ -166,7 +175,8 @@ describe('persistChat', () => {
     expect(stored?.mimeType).toBe('image/png');
     expect(await store.artifacts.listVersions({ ...key, filename: 'chat-files/u%2F1/1' })).toEqual([0]);
     expect(await persistChat(storeOn(indexedDB, dbName), key).load()).toEqual([message]);
-    expect(await persistChat(store, key, { files: 'inline' }).load()).not.toEqual([message]);
+    // A chat that keeps its own files inline still shows the ones another tab kept as artifacts.
+    expect(await persistChat(store, key, { files: 'inline' }).load()).toEqual([message]);
   });
 
   it('keeps the files of a message whose id is ".", "..", not well-formed or too long for a name, exactly', async () => {
@@ -251,5 +261,99 @@ describe('persistChat', () => {
     // What useChat then hands to onFinish: an empty reply, which is not stored.
     await chat.onFinish({ message: { id: 'a1', role: 'assistant', parts: [{ type: 'step-start' }] } });
     expect(await persistChat(storeOn(indexedDB, dbName), key).load()).toEqual([message]);
+  });
+});
+
+describe('persistChat, what another tab reads', () => {
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+  const photo: UIMessage = {
+    id: 'u1',
+    role: 'user',
+    parts: [
+      { type: 'text', text: '  what   is\nthis?  ' },
+      { type: 'file', mediaType: 'image/png', filename: 'dot.png', url: `data:image/png;base64,${png}` },
+    ],
+  };
+
+  it('hands out files as the data: URLs they were saved from, each artifact read once per chat', async () => {
+    const indexedDB = new IDBFactory();
+    const dbName = `chat-${n++}`;
+    // Saved without load(): the first save makes the session.
+    await persistChat(storeOn(indexedDB, dbName), key).save(photo);
+    const other = storeOn(indexedDB, dbName);
+    let reads = 0;
+    const loadArtifactBlob = other.artifacts.loadArtifactBlob.bind(other.artifacts);
+    other.artifacts.loadArtifactBlob = (request) => {
+      reads++;
+      return loadArtifactBlob(request);
+    };
+    const chat = persistChat(other, key);
+    const events = (await other.getSession(key))?.events ?? [];
+    expect(eventsToMessages(events)[0]?.parts[1]).toMatchObject({ url: expect.stringMatching(/^indexeddb:\/\//) });
+    expect(await chat.messages(events)).toEqual([photo]);
+    expect(await chat.messages(events)).toEqual([photo]);
+    expect(await chat.load()).toEqual([photo]);
+    expect(reads).toBe(1);
+  });
+
+  it("sends files from eventsToMessages as data: URLs, never the store's indexeddb: URLs", async () => {
+    const indexedDB = new IDBFactory();
+    const dbName = `chat-${n++}`;
+    const store = storeOn(indexedDB, dbName);
+    const chat = persistChat(store, key);
+    await chat.save(photo);
+    const sent: UIMessage[][] = [];
+    const transport = chat.transport({
+      async sendMessages(request) {
+        sent.push(request.messages);
+        return new ReadableStream<UIMessageChunk>();
+      },
+      reconnectToStream: async () => null,
+    });
+    const raw = eventsToMessages((await store.getSession(key))?.events ?? []);
+    const next: UIMessage = { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'and this?' }] };
+    await transport.sendMessages({
+      trigger: 'submit-message',
+      chatId: key.sessionId,
+      messageId: undefined,
+      messages: [...raw, next],
+      abortSignal: undefined,
+    });
+    expect(sent).toEqual([[photo, next]]);
+  });
+
+  it("keeps a title in the session's state from the first user message, for listSessions to show", async () => {
+    const indexedDB = new IDBFactory();
+    const store = storeOn(indexedDB, `chat-${n++}`);
+    const chat = persistChat(store, key);
+    await chat.save(photo);
+    await chat.save({ id: 'u2', role: 'user', parts: [{ type: 'text', text: 'a later question' }] });
+    const listed = await store.listSessions({ appName: key.appName, userId: key.userId });
+    expect(listed.sessions.map(chatTitle)).toEqual(['what is this?']);
+    expect(listed.sessions[0]?.state[CHAT_TITLE_KEY]).toBe('what is this?');
+
+    const long = { id: 'l1', role: 'user', parts: [{ type: 'text', text: '😀'.repeat(100) }] } satisfies UIMessage;
+    await persistChat(store, { ...key, sessionId: 'long' }).save(long);
+    expect(chatTitle((await store.getSession({ ...key, sessionId: 'long' })) as Session)).toBe(`${'😀'.repeat(79)}…`);
+
+    const custom = persistChat(store, { ...key, sessionId: 'custom' }, { title: () => 'Named' });
+    await custom.save(photo);
+    const none = persistChat(store, { ...key, sessionId: 'none' }, { title: false });
+    await none.save(photo);
+    expect(chatTitle((await store.getSession({ ...key, sessionId: 'custom' })) as Session)).toBe('Named');
+    expect(chatTitle((await store.getSession({ ...key, sessionId: 'none' })) as Session)).toBeUndefined();
+  });
+});
+
+describe('useChatInStep: what useChat is given', () => {
+  const m = (id: string, text = id): UIMessage => ({ id, role: 'user', parts: [{ type: 'text', text }] });
+
+  it("takes the stored messages, keeps this tab's not stored yet after them, and changes nothing when they agree", () => {
+    const shown = [m('a'), m('b')];
+    expect(inStep([m('a'), m('b')], shown)).toBe(shown);
+    expect(inStep([m('a')], shown)).toBe(shown);
+    expect(inStep([m('a'), m('x'), m('b')], shown)).toEqual([m('a'), m('x'), m('b')]);
+    expect(inStep([m('a', 'edited elsewhere')], shown)).toEqual([m('a', 'edited elsewhere'), m('b')]);
+    expect(inStep([], [])).toEqual([]);
   });
 });

@@ -91,6 +91,30 @@ describe('export and import with artifacts', () => {
     expect(await snapshotArtifacts(client.artifacts, keys)).toEqual(await snapshotArtifacts(source.artifacts, keys));
   });
 
+  it('keeps every field of a Part and its base64 as written through export and import', async () => {
+    const source = fresh();
+    await source.createSession(ada);
+    const parts = {
+      thought: { text: 'hmm', thought: true, thoughtSignature: 'c2ln', __proto__x: 1 },
+      video: {
+        inlineData: { data: '-_8', mimeType: 'video/mp4; codecs="avc1"', displayName: '' },
+        videoMetadata: { startOffset: '1s' },
+        later: [1, { deep: null }],
+      },
+      unpadded: { inlineData: { data: 'AQ' } },
+      stray: { inlineData: { data: 'AR', mimeType: 'a/b' } },
+      ref: { fileData: { fileUri: 'gs://b/c', displayName: '' }, partMetadata: { k: 'v' } },
+    };
+    for (const [filename, artifact] of Object.entries(parts)) {
+      await source.artifacts.saveArtifact({ ...ada, filename, artifact });
+    }
+    const target = fresh('target');
+    await importArchive(target, await exportArchiveToBlob(source));
+    for (const [filename, artifact] of Object.entries(parts)) {
+      expect(await target.artifacts.loadArtifact({ ...ada, filename }), filename).toEqual(artifact);
+    }
+  });
+
   it('holds the JSON export unchanged as sessions.json, and only what was asked for', async () => {
     const source = await seeded();
     const options = { appName: 'app', exportedAt: 1_700_000_000_000 };
@@ -237,7 +261,52 @@ describe('export and import with artifacts', () => {
         'a manifest of another format',
         { 'sessions.json': sessionsJson, 'artifacts.json': json({ format: 'zip', artifacts: [] }) },
       ],
+      [
+        'a text Part whose kept fields hold bytes',
+        {
+          'sessions.json': sessionsJson,
+          'artifacts.json': manifest([{ ...entry, part: { inlineData: { data: 'AA' } } }]),
+          'files/1': strToU8('x'),
+        },
+      ],
+      [
+        'a base64 form that is not one',
+        {
+          'sessions.json': sessionsJson,
+          'artifacts.json': manifest([{ ...entry, kind: 'bytes', base64: 'hex' }]),
+          'files/1': strToU8('x'),
+        },
+      ],
+      [
+        'a lone surrogate in a name',
+        {
+          'sessions.json': sessionsJson,
+          'artifacts.json': manifest([{ ...entry, filename: 'f\uD800' }]),
+          'files/1': strToU8('x'),
+        },
+      ],
     ];
+
+    it('imports an archive of the previous release (no Part fields, no base64 form) as it did', async () => {
+      const target = fresh();
+      const old = {
+        'sessions.json': sessionsJson,
+        'artifacts.json': manifest([
+          entry,
+          { ...entry, filename: 'b', kind: 'bytes', mimeType: 'image/png', displayName: 'b.png' },
+          { ...entry, filename: 'r', kind: 'file', mimeType: 'application/pdf', fileUri: 'gs://x', file: undefined },
+        ]),
+        'files/1': strToU8('x'),
+      };
+      await importArchive(target, new Blob([zipSync(old) as Uint8Array<ArrayBuffer>]));
+      expect(await target.artifacts.loadArtifact({ ...ada, filename: 'f' })).toEqual({ text: 'x' });
+      expect(await target.artifacts.loadArtifact({ ...ada, filename: 'b' })).toEqual({
+        inlineData: { data: 'eA==', mimeType: 'image/png', displayName: 'b.png' },
+      });
+      expect(await target.artifacts.loadArtifact({ ...ada, filename: 'r' })).toEqual({
+        fileData: { fileUri: 'gs://x', mimeType: 'application/pdf' },
+      });
+    });
     it.each(bad)('imports nothing from an archive with %s: InvalidInputError', async (_, content) => {
       const target = fresh();
       const bytes = content instanceof Uint8Array ? content : zipSync(content);

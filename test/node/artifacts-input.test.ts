@@ -23,9 +23,11 @@ describe('artifact input', () => {
   });
   afterEach(() => store.close());
 
-  it('refuses every name with "\\0", a "." or ".." segment or an empty segment, and keeps any other exactly', async () => {
+  it('refuses every name with a control character, a lone surrogate, a "." or ".." segment or an empty segment, and keeps any other exactly', async () => {
     const segment = fc.oneof(
       fc.constantFrom('..', '.', '', '\u0000', 'a\u0000', 'user:', '__proto__', 'constructor', ' x ', 'é', '你好'),
+      // C1 controls (U+0085 NEXT LINE), DEL, lone and paired surrogates, and their neighbours that are fine.
+      fc.constantFrom('\u0085', 'a\u009f', '\u007f', '\u00a0', '\uD800', 'b\uDFFF', '\uD83D\uDE00', '\uFFFD'),
       fc.string({ maxLength: 6 }),
     );
     const name = fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/'));
@@ -33,7 +35,11 @@ describe('artifact input', () => {
       fc.asyncProperty(name, async (filename) => {
         const bare = filename.startsWith('user:') ? filename.slice(5) : filename;
         const mustRefuse =
-          filename.includes('\u0000') ||
+          [...filename].some(
+            (c) =>
+              (c.codePointAt(0) ?? 0) < 0x20 || ((c.codePointAt(0) ?? 0) >= 0x7f && (c.codePointAt(0) ?? 0) <= 0x9f),
+          ) ||
+          /\p{Cs}/u.test(filename) ||
           bare === '' ||
           bare.split('/').some((s) => s === '' || s === '.' || s === '..');
         const before = await snapshotArtifacts(store.artifacts, [key]);
@@ -123,7 +129,23 @@ describe('the worker host validates artifact requests again', () => {
     ],
     ['a ".." name', (h) => h.saveArtifact({ ...write, filename: '../x' })],
     ['metadata of a class instance', (h) => h.saveArtifact({ ...write, customMetadata: new Date() as never })],
-    ['a fractional version', (h) => h.loadArtifact({ ...key, filename: 'f', version: 0.5 })],
+    ['a version that is not a number', (h) => h.loadArtifact({ ...key, filename: 'f', version: '0' as never })],
+    ['a name with a lone surrogate', (h) => h.saveArtifact({ ...write, filename: 'half\uD800.txt' })],
+    ['a load of a name with a lone surrogate', (h) => h.loadArtifact({ ...key, filename: 'half\uD800.txt' })],
+    ['a session id with a lone surrogate', (h) => h.saveArtifact({ ...write, sessionId: 's\uDC00' })],
+    ['a name with a C1 control', (h) => h.saveArtifact({ ...write, filename: 'a\u0085' })],
+    ['a part field that is a Map', (h) => h.saveArtifact({ ...write, artifact: { text: 'x', extra: new Map() } })],
+    [
+      'an imported part holding another payload',
+      (h) =>
+        h.importWithArtifacts(
+          {
+            sessions: [{ id: 's1', appName: 'app', userId: 'ada', state: {}, events: [], lastUpdateTime: 1 }],
+            onConflict: 'error',
+          },
+          [{ ...imported, body: { ...imported.body, part: { inlineData: {} } } }],
+        ),
+    ],
     ['a missing session id', (h) => h.listArtifactKeys({ appName: 'app', userId: 'ada' } as never)],
     ['a "\\0" name on delete', (h) => h.deleteArtifact({ ...key, filename: 'a\u0000' })],
     [
@@ -147,6 +169,14 @@ describe('the worker host validates artifact requests again', () => {
     expect(result.ok).toBe(false);
     expect(result.error?.code).toBe('INVALID_INPUT');
     expect(await host.listArtifactKeys(key)).toEqual({ ok: true, value: [] });
+  });
+
+  it('finds nothing at a negative or fractional version, as ADK does', async () => {
+    await host.saveArtifact(write);
+    for (const version of [-1, 0.5]) {
+      expect(await host.loadArtifact({ ...key, filename: 'f', version })).toEqual({ ok: true, value: undefined });
+      expect(await host.getArtifactVersion({ ...key, filename: 'f', version })).toEqual({ ok: true, value: undefined });
+    }
   });
 
   it('stores what a valid raw request asks for', async () => {

@@ -5,6 +5,7 @@
  * older format, or none at all, is rebuilt from the events.
  */
 import { IDBFactory, IDBKeyRange, IDBObjectStore } from 'fake-indexeddb';
+import MiniSearch from 'minisearch';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IndexedDbSessionService, InvalidInputError, type Session } from '../../src/index.js';
 import { type SearchEngine, searchEngineFor } from '../../src/search/engine.js';
@@ -209,6 +210,42 @@ describe('catching up', () => {
     await flush(next);
     const shards = await savedShards(db.indexedDB, db.dbName);
     expect(shards.map((r) => [r.shard, r.format])).toEqual([[0, SEARCH_FORMAT]]);
+  });
+
+  it('rebuilds an index saved by the release that folded one code point at a time', async () => {
+    const db = freshDatabase();
+    const first = db.open();
+    const s = await first.createSession({ ...ids, sessionId: 's' });
+    await say(first, s, [['a', 'ﾃﾞｰﾀﾍﾞｰｽ']]);
+    await first.close();
+    // What that release indexed ﾃﾞｰﾀﾍﾞｰｽ under: each ﾞ folded alone to a lone mark that split the run.
+    const oldTerms = ['テ', '\u3099', 'ータ', 'タヘ', 'ヘ', '\u3099', 'ース', 'ス'];
+    const raw = await rawDatabase(db.indexedDB, db.dbName);
+    const read = <T>(store: string): Promise<T[]> =>
+      new Promise((resolve) => {
+        const request = raw.transaction(store).objectStore(store).getAll();
+        request.onsuccess = () => resolve(request.result);
+      });
+    const [session] = await read<{ uid: string; revision: number; nextSeq: number }>('sessions');
+    const [event] = await read<{ seq: number }>('events');
+    const old = new MiniSearch({ fields: ['text'], tokenize: () => oldTerms, processTerm: (t) => t });
+    old.add({ id: `${session?.uid}/${event?.seq}`, text: 'ﾃﾞｰﾀﾍﾞｰｽ' });
+    // Its marker is current: only the format says the index is not this release's.
+    const mark = { uid: session?.uid, sessionId: 's', revision: session?.revision, nextSeq: session?.nextSeq };
+    await new Promise((resolve) => {
+      const tx = raw.transaction('searchShards', 'readwrite');
+      tx.objectStore('searchShards').put({
+        ...ids,
+        shard: 0,
+        format: 1,
+        sessions: [{ ...mark, seqs: [event?.seq] }],
+        index: JSON.stringify(old),
+      });
+      tx.oncomplete = resolve;
+    });
+    raw.close();
+    const next = track(db.open());
+    expect(await find(next, 'データベース')).toEqual(['s/a']);
   });
 
   it('loads a saved index without reading the events again', async () => {

@@ -2,8 +2,9 @@
  * Model-based: after random appends, replacements, deletions, imports, writes
  * from a second store over the same database (another tab) and restarts (a
  * store closed before its index caught up, with or without a save), a search
- * finds exactly the events whose text matches the query, checked against a
- * brute-force scan of every event of the user.
+ * finds exactly the events whose text matches the query (with and without
+ * prefix, typo and word-form matching), checked against a brute-force scan of every event
+ * of the user.
  */
 import fc from 'fast-check';
 import { afterEach, expect, it } from 'vitest';
@@ -11,10 +12,28 @@ import type { IndexedDbSessionService, Session } from '../../src/index.js';
 import { type SearchEngine, searchEngineFor } from '../../src/search/engine.js';
 import { analyse, type MatchMode, matches, parseQuery } from '../../src/search/match.js';
 import { eventText } from '../../src/search/text.js';
+import type { TypingOptions } from '../../src/search/typing.js';
 import { freshDatabase, textEvent } from '../search/helpers.js';
 
 const ids = { appName: 'chat', userId: 'ada' };
-const words = ['visa', 'Café', 'cafe', 'hotel', '東京', 'ホテル', '予約', '北京', '酒店', '서울', 'naïve', 'the'];
+const words = [
+  'visa',
+  'Café',
+  'cafe',
+  'hotel',
+  '東京',
+  'ホテル',
+  '予約',
+  '北京',
+  '酒店',
+  '서울',
+  'naïve',
+  'the',
+  'hotels',
+  'passport',
+  'running',
+  'run',
+];
 const sessions = ['s1', 's2', 's3'];
 const eventIds = ['a', 'b', 'c'];
 
@@ -49,11 +68,28 @@ const op = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('search' as const),
       query: fc.oneof(
-        fc.constantFrom(...words, '京', '東京ホ', 'hotel visa', '北京 酒店', 'CAFE'),
+        fc.constantFrom(
+          ...words,
+          '京',
+          '東京ホ',
+          'hotel visa',
+          '北京 酒店',
+          'CAFE',
+          'hot',
+          'hote',
+          'hotels',
+          'naive ',
+          'visa caf',
+          'pasport',
+          'pass',
+          'runs',
+          'run hotels',
+        ),
         text,
         cjkJoined.map((parts) => parts.join('')),
       ),
       mode: fc.constantFrom<MatchMode>('all', 'any'),
+      typing: fc.record({ prefix: fc.boolean(), fuzzy: fc.boolean(), forms: fc.boolean() }),
     }),
   },
 );
@@ -64,8 +100,13 @@ afterEach(async () => {
 });
 
 /** Every event of the user whose text matches: the brute-force answer. */
-async function scan(store: IndexedDbSessionService, query: string, mode: MatchMode): Promise<string[]> {
-  const terms = parseQuery(query);
+async function scan(
+  store: IndexedDbSessionService,
+  query: string,
+  mode: MatchMode,
+  typing: TypingOptions,
+): Promise<string[]> {
+  const terms = parseQuery(query, typing);
   const found: string[] = [];
   for (const key of await store.listSessionKeys(ids)) {
     const session = (await store.getSession(key)) as Session;
@@ -126,11 +167,11 @@ it('finds exactly the events a brute-force scan finds, through every kind of cha
             break;
           case 'search': {
             const found = async () =>
-              (await store.searchEvents({ ...ids, query: o.query, match: o.mode, limit: 100 })).hits
+              (await store.searchEvents({ ...ids, query: o.query, match: o.mode, limit: 100, ...o.typing })).hits
                 .map((h) => `${h.sessionId}/${h.eventId}`)
                 .sort();
             const first = await found();
-            const expected = await scan(store, o.query, o.mode);
+            const expected = await scan(store, o.query, o.mode, o.typing);
             // Never a wrong hit, even before another store's writes have been heard...
             expect(expected).toEqual(expect.arrayContaining(first));
             // ...and every right one once they have (they come over the broadcast channel).

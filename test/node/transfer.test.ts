@@ -509,7 +509,7 @@ describe('importSessions on a conflict', () => {
     const before = await exportText(store);
     const attempt = importSessions(store, file);
     await expect(attempt).rejects.toBeInstanceOf(AlreadyExistsError);
-    await expect(attempt).rejects.toThrow(/sessions\[1\]: session "m1" already exists .*nothing was imported/);
+    await expect(attempt).rejects.toThrow(/sessions\[1\]: Session with id m1 already exists\. .*nothing was imported/);
     expect(await exportText(store)).toBe(before);
   });
 

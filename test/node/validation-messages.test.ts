@@ -41,4 +41,37 @@ describe('validation messages', () => {
       'createSession: appName: must not have surrounding whitespace',
     );
   });
+
+  it('a Date as an event timestamp is named as a Date, not as the string its JSON form is', async () => {
+    const session = await store.createSession({ appName: 'a', userId: 'u' });
+    const event = { id: 'e', author: 'user', timestamp: new Date() as unknown as number };
+    expect(await refusal(() => store.appendEvent({ session, event }))).toBe(
+      'appendEvent: event.timestamp: must be a number (epoch ms), not a Date',
+    );
+  });
+
+  it('an event timestamp in seconds (as adk-python writes) is refused, not stored as a date in 1970', async () => {
+    const session = await store.createSession({ appName: 'a', userId: 'u' });
+    for (const timestamp of [1_700_000_000, 1_700_000_000.25]) {
+      expect(await refusal(() => store.appendEvent({ session, event: { id: 'e', timestamp } }))).toBe(
+        `appendEvent: event.timestamp: ${timestamp} looks like seconds; event times are epoch ms`,
+      );
+    }
+    expect(session.events).toEqual([]);
+  });
+
+  it('millisecond times and small synthetic times (tests, examples) are taken as they are', async () => {
+    const session = await store.createSession({ appName: 'a', userId: 'u' });
+    for (const [i, timestamp] of [0, 1, 5000, 999_999_999, 1e11, Date.now()].entries()) {
+      await store.appendEvent({ session, event: { id: `ok${i}`, timestamp } });
+    }
+    expect(session.events.map((e) => e.timestamp)).toHaveLength(6);
+  });
+
+  it('a Date where a number belongs elsewhere is named as a Date', async () => {
+    const config = { afterTimestamp: new Date() as unknown as number };
+    expect(await refusal(() => store.getSession({ appName: 'a', userId: 'u', sessionId: 's', config }))).toBe(
+      'getSession: config.afterTimestamp: must be number, not a Date',
+    );
+  });
 });

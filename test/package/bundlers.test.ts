@@ -32,6 +32,7 @@ declare global {
       ): Promise<{ mode: string; texts: string[] | null; state: unknown }>;
       recall(mode: string, sessionId: string, worker?: string): Promise<{ searched: string[]; remembered: string[] }>;
       brokenWorker(url: string): Promise<string>;
+      keepOpen(mode: string): Promise<string>;
     };
   }
 }
@@ -161,7 +162,7 @@ describe('the page bundle (vite build)', () => {
         ` webpack ${webpack.startup} B, vite iife (one file) ${iife.startup} B; lazy chunks (vite es): ${es.lazy.join(', ')}`,
     );
     expect(page).toBeLessThan(12_000);
-    // Module workers split: artifacts, search, memory and sync are chunks fetched on first use.
+    // Module workers split: artifacts, search, memory and sync are chunks fetched after start-up.
     // Budgets raised by 500 B when appends began naming only the stores they write (+45 B, an
     // append 15 % faster); growth past them needs a reason of the same kind.
     for (const worker of [es, shipped, webpack]) {
@@ -172,7 +173,11 @@ describe('the page bundle (vite build)', () => {
     // A classic worker is one file: everything inlined.
     expect(iife.lazy).toEqual([]);
     expect(iife.inStartup).toEqual(Object.keys(LAZY_PARTS));
-    expect(iife.startup).toBeLessThan(46_500);
+    // Raised from 46,500 B (gzip, measured with rolldown) for whole-cluster folding, function words
+    // of seven languages, prefix, typo and word-form matching in search and memory (+3.6 KB); Parts
+    // kept whole in artifacts (+1.2 KB); eventsource-parser reading the change stream as the SSE spec
+    // has it (+1.3 KB). Module workers fetch all of it after start-up, not in it.
+    expect(iife.startup).toBeLessThan(53_000);
   });
 
   it('ships in dist/worker/ only the worker and the chunks it loads', () => {
@@ -182,34 +187,26 @@ describe('the page bundle (vite build)', () => {
     expect([...startup, ...lazy].sort()).toEqual(files.sort());
   });
 
-  it('fetches artifacts, search, memory and sync only when a call needs them (module workers)', async () => {
+  it('fetches artifacts, search, memory and sync after start-up, unasked, so a first use needs no network (module workers)', async () => {
     await onPage('vite build, worker.format es', async (page) => {
-      const fetched: string[] = [];
+      const fetched: { url: string; at: number }[] = [];
       page.context().on('request', (r) => {
-        fetched.push(r.url());
+        fetched.push({ url: r.url(), at: Date.now() });
       });
       const dir = path.join(app, 'out-vite-es/assets');
       const { lazy } = loadedBy(dir, readdirSync(dir).find((f) => f.startsWith('store-')) as string);
       const holding = (marker: string) => lazy.filter((f) => readChunk(dir, f).includes(marker));
-      const [artifacts, search, memory, sync] = Object.values(LAZY_PARTS).map(holding) as [
-        string[],
-        string[],
-        string[],
-        string[],
-      ];
-      for (const part of [search, memory, sync, artifacts]) expect(part).toHaveLength(1);
-      const loaded = (files: string[]) => files.filter((f) => fetched.some((url) => url.endsWith(`/${f}`)));
+      const parts = Object.values(LAZY_PARTS).map(holding);
+      for (const part of parts) expect(part).toHaveLength(1);
+      const when = (file: string) => fetched.find(({ url }) => url.endsWith(`/${file}`))?.at;
 
-      await page.evaluate(() => window.consumer.write('dedicated', 'lazy'));
-      await page.evaluate(() => window.consumer.read('dedicated', 'lazy'));
-      expect(fetched.some((url) => /\/store-[\w-]+\.js$/.test(url))).toBe(true);
-      expect(loaded([...search, ...memory, ...sync, ...artifacts])).toEqual([]);
-
-      expect(await page.evaluate(() => window.consumer.recall('dedicated', 'lazy'))).toEqual({
-        searched: ['hello from dedicated'],
-        remembered: ['hello from dedicated'],
-      });
-      expect(loaded([...search, ...memory, ...sync, ...artifacts])).toEqual([...search, ...memory]);
+      // A store kept open, as an app keeps it, asked only for sessions.
+      expect(await page.evaluate(() => window.consumer.keepOpen('dedicated'))).toBe('dedicated');
+      await expect.poll(() => parts.flat().filter((f) => when(f) === undefined), { timeout: 15_000 }).toEqual([]);
+      // Not in start-up: the worker asks for them a second after its first answer (WARM_DELAY_MS), so
+      // well after its entry was fetched (half that, for the delay of the browser's reports).
+      const entry = fetched.find(({ url }) => /\/store-[\w-]+\.js$/.test(url))?.at as number;
+      for (const file of parts.flat()) expect(when(file) as number).toBeGreaterThanOrEqual(entry + 500);
     });
   });
 });

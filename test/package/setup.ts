@@ -32,7 +32,8 @@ export default function setup(project: TestProject): () => void {
     path.join(app, 'package.json'),
     JSON.stringify({ name: 'consumer-app', private: true, type: 'module' }, null, 2),
   );
-  // The optional peers and a Node IndexedDB are what a user of `/adk`, `/react`, `/ai-sdk` or of Node adds next to us.
+  // The optional peers and a Node IndexedDB are what a user of `/adk`, `/react`, `/ai-sdk` or of Node adds next to
+  // us; react-dom and @ai-sdk/react are what the chat app (app/chat-main.js) is built with.
   npm(
     [
       'install',
@@ -43,8 +44,10 @@ export default function setup(project: TestProject): () => void {
       '@google/adk@2.0.0',
       'fake-indexeddb@6.2.8',
       'react@19.3.1',
+      'react-dom@19.3.1',
       '@types/react@19.3.0',
       'ai@7.0.173',
+      '@ai-sdk/react@4.0.177',
     ],
     app,
   );

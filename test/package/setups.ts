@@ -9,7 +9,7 @@ import path from 'node:path';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { build as esbuild } from 'esbuild';
 import { rollup } from 'rollup';
-import { createServer, preview, build as viteBuild } from 'vite';
+import { createServer, type Plugin, preview, build as viteBuild } from 'vite';
 import webpack from 'webpack';
 
 export interface Served {
@@ -20,14 +20,19 @@ export interface Served {
 const html = (script: string, extraHead = '') =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>consumer</title>${extraHead}</head><body><script ${script}></script></body></html>`;
 
-/** Serves a folder as a plain static server would (Vite's preview, no transforms). */
-async function serveStatic(dir: string): Promise<Served> {
+/**
+ * Serves a folder as a plain static server would (Vite's preview, no transforms). `port`: a fixed
+ * one (a server started again after a stop is the same origin, with the same IndexedDB); `plugins`
+ * add the app's own routes.
+ */
+export async function serveStatic(dir: string, options: { port?: number; plugins?: Plugin[] } = {}): Promise<Served> {
   const server = await preview({
     root: dir,
     configFile: false,
     logLevel: 'silent',
     build: { outDir: dir },
-    preview: { host: '127.0.0.1', port: 0 },
+    plugins: options.plugins ?? [],
+    preview: { host: '127.0.0.1', port: options.port ?? 0, strictPort: options.port !== undefined },
   });
   return { url: server.resolvedUrls?.local[0] ?? '', close: () => server.close() };
 }

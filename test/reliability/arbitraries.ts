@@ -175,11 +175,14 @@ const ID_FRAGMENTS = [
   '"',
 ] as const;
 
-/** Valid ids (non-empty, no surrounding whitespace) built to collide with each other under naive encodings. */
+/**
+ * Valid ids (non-empty, no surrounding whitespace, well-formed UTF-16: the surrogate fragments
+ * only as a pair) built to collide with each other under naive encodings.
+ */
 export const collidingId: fc.Arbitrary<string> = fc
   .array(fc.constantFrom(...ID_FRAGMENTS), { minLength: 1, maxLength: 4 })
   .map((parts) => parts.join(''))
-  .filter((s) => s.trim() === s);
+  .filter((s) => s.trim() === s && !/\p{Cs}/u.test(s));
 
 /**
  * App, user and session ids for one isolation run: either drawn at random from

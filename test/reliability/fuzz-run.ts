@@ -98,10 +98,14 @@ export async function fuzzClient(
   expect(prototypeFingerprint()).toBe(fingerprint);
 }
 
-/** Ids a naive store would mangle but this one must keep exactly. */
+/**
+ * Ids a naive store would mangle but this one must keep exactly. A lone surrogate is kept in an
+ * event id only: app, user and session ids must be well-formed UTF-16 (they become URI parts).
+ */
 export const ODD_IDS = [
   '\uD800',
   'a\uDC00b',
+  '\uD83D\uDE00x',
   '\u202Eevil\u202C',
   '\u05E9\u05DC\u05D5\u05DD',
   'nul\u0000in\u0000middle',
@@ -127,9 +131,10 @@ export async function oddButValid(
   const before = await dumpStore(store, options.universe);
   const fingerprint = prototypeFingerprint();
   const idArb = fc.oneof(fc.constantFrom(...ODD_IDS), collidingId);
+  const keyIdArb = idArb.filter((id) => !/\p{Cs}/u.test(id));
   let tried = 0;
   await fc.assert(
-    fc.asyncProperty(idArb, idArb, idArb, idArb, async (appName, userId, sessionId, eventId) => {
+    fc.asyncProperty(keyIdArb, keyIdArb, keyIdArb, idArb, async (appName, userId, sessionId, eventId) => {
       // An odd app name may collide with nothing in the seeded universe, or be one of its apps: skip those.
       fc.pre(!options.universe.apps.includes(appName));
       tried++;

@@ -1,13 +1,16 @@
 /**
  * Type-level checks of the live queries, the React hooks and the AI SDK helper:
  * every store kind is accepted, snapshots narrow on `status`, and `persistChat`
- * fits `useChat`'s own option types for the app's message type.
+ * and `useStoredChat` fit `useChat`'s own option and result types for the app's message type.
  */
+
+import type { UseChatHelpers } from '@ai-sdk/react';
 import type { ChatInit, ChatTransport, UIMessage } from 'ai';
 import { from, type Observable } from 'rxjs';
 import type { Readable } from 'svelte/store';
 import { describe, expectTypeOf, it } from 'vitest';
-import { type ChatPersistence, persistChat } from '../../src/ai-sdk/index.js';
+import { type ChatPersistence, chatTitle, persistChat } from '../../src/ai-sdk/index.js';
+import { type ChatInStep, type StoredChat, useChatInStep, useStoredChat } from '../../src/ai-sdk/react.js';
 import type {
   IndexedDbSessionService,
   LiveQuery,
@@ -50,5 +53,25 @@ describe('persistChat', () => {
     expectTypeOf(chat.transport).returns.toEqualTypeOf<ChatTransport<Message>>();
     expectTypeOf(chat.load).returns.resolves.toEqualTypeOf<Message[]>();
     expectTypeOf(persistChat<Message>).returns.toEqualTypeOf<ChatPersistence<Message>>();
+  });
+});
+
+describe('useStoredChat and useChatInStep', () => {
+  it("give what useChat takes and take what it returns, for the app's message type", () => {
+    type Message = UIMessage<{ model: string }>;
+    const stored = {} as StoredChat<Message>;
+    expectTypeOf(useStoredChat<Message>).returns.toEqualTypeOf<StoredChat<Message>>();
+    expectTypeOf(stored.transport).toEqualTypeOf<ChatTransport<Message>>();
+    expectTypeOf(stored.onFinish).toExtend<NonNullable<ChatInit<Message>['onFinish']>>();
+    expectTypeOf(stored.messages).toEqualTypeOf<Message[]>();
+    expectTypeOf(stored.title).toEqualTypeOf<string | undefined>();
+    expectTypeOf<UseChatHelpers<Message>>().toExtend<ChatInStep<Message>>();
+    expectTypeOf(useChatInStep<Message>).parameters.toEqualTypeOf<[StoredChat<Message>, ChatInStep<Message>]>();
+  });
+
+  it('keep the title where listSessions gives it', () => {
+    expectTypeOf(chatTitle).parameter(0).toExtend<{ state: Record<string, unknown> }>();
+    expectTypeOf<Session>().toExtend<Parameters<typeof chatTitle>[0]>();
+    expectTypeOf(chatTitle).returns.toEqualTypeOf<string | undefined>();
   });
 });

@@ -279,6 +279,17 @@ describe('deliberate differences from ADK InMemorySessionService', () => {
     expect(outcome.store.error).toBeInstanceOf(InvalidInputError);
     expect(outcome.store.events).toBe(0);
   });
+
+  it('afterTimestamp keeps every event at or after t when timestamps are out of order (ADK: only those after the last older one)', async () => {
+    const kept = await onBoth(async (service) => {
+      const session = await service.createSession(key);
+      // ADK scans back from the newest event and stops at the first older than t: the 50 before the 10 is lost.
+      for (const timestamp of [50, 10, 60]) await service.appendEvent({ session, event: event({}, { timestamp }) });
+      const loaded = await service.getSession({ ...key, config: { afterTimestamp: 20 } });
+      return loaded?.events.map((e) => e.timestamp);
+    });
+    expect(kept).toEqual({ adk: [60], store: [50, 60] });
+  });
 });
 
 describe('where the two agree (checked, since the contract states them)', () => {

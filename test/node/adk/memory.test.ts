@@ -119,6 +119,21 @@ describe('AdkMemoryService with ADK’s Runner', () => {
     expect((await adk.searchMemory({ ...ids, query: '東京のホテルはどこ？' })).memories).toEqual([]);
   });
 
+  it('feeds PRELOAD_MEMORY for a user message of any length, as ADK’s in-memory service does', async () => {
+    const { store, memory } = inThread();
+    const past = await sessionWith(store, 'past', [['p1', 'My visa appointment is on March 3']]);
+    const service = new AdkMemoryService(memory);
+    await service.addSessionToMemory(past as unknown as AdkSession);
+    const log: RecordedRequest[] = [];
+    const runner = agentRunner(store, service, PRELOAD_MEMORY, [say('March 3')], log);
+    await store.createSession({ ...ids, sessionId: 'now' });
+    const pasted = Array.from({ length: 400 }, (_, i) => `line ${i} of the pasted form`).join('\n');
+    const message = `${pasted}\nWhen was my visa appointment again?`;
+    expect(message.length).toBeGreaterThan(10_000);
+    expect(await turn(runner, 'now', message)).toEqual(['March 3']);
+    expect(String(log[0]?.instruction)).toContain('My visa appointment is on March 3');
+  });
+
   it('answers LOAD_MEMORY, the model’s own search, through a worker', async () => {
     const { store, memory } = throughWorker();
     const past = await sessionWith(store, 'past', [['p1', 'The Wi-Fi password at the café is croissant42']]);

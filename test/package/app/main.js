@@ -76,5 +76,13 @@ async function brokenWorker(url) {
   }
 }
 
-window.consumer = { write, read, recall, brokenWorker };
+let kept;
+/** A store kept open, as an app keeps it; resolves once its worker first answered. */
+async function keepOpen(mode) {
+  kept ??= open(mode);
+  await kept.listApps();
+  return kept.mode;
+}
+
+window.consumer = { write, read, recall, brokenWorker, keepOpen };
 document.body.dataset.ready = 'true';

@@ -9,7 +9,8 @@ import {
   StaleSessionError,
 } from 'idb-adk-sessions';
 import { AdkSessionService } from 'idb-adk-sessions/adk';
-import { type ChatPersistence, eventToMessage, messageToEvent, persistChat } from 'idb-adk-sessions/ai-sdk';
+import { type ChatPersistence, chatTitle, eventToMessage, messageToEvent, persistChat } from 'idb-adk-sessions/ai-sdk';
+import { type StoredChat, useChatInStep, useStoredChat } from 'idb-adk-sessions/ai-sdk/react';
 import { type LiveSnapshot, SessionStoreProvider, useAppendEvent, useSession } from 'idb-adk-sessions/react';
 import { adkBrowser } from 'idb-adk-sessions/vite';
 
@@ -38,3 +39,15 @@ export const chat: ChatPersistence = persistChat(store, { appName: 'a', userId: 
 export const roundTrip: string = eventToMessage(
   messageToEvent({ id: 'm', role: 'user', parts: [{ type: 'text', text: 'hi' }] }),
 ).role;
+
+/** The AI SDK's React subpath: a stored chat by id, kept in step with what useChat shows. */
+export function useTypedChat(sessionId: string): StoredChat {
+  const transport = chat.transport({
+    sendMessages: async () => new ReadableStream(),
+    reconnectToStream: async () => null,
+  });
+  const stored = useStoredChat({ appName: 'a', userId: 'u', sessionId }, { transport });
+  useChatInStep(stored, { id: stored.id, messages: stored.messages, status: 'ready', setMessages: () => {} });
+  void (stored.title ?? chatTitle({ state: {} }));
+  return stored;
+}

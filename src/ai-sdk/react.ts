@@ -1,0 +1,147 @@
+/**
+ * `idb-adk-sessions/ai-sdk/react`: a stored chat for `useChat`, by id, inside
+ * React. `useStoredChat` gives the chat's messages (files as `data:` URLs),
+ * kept current with every tab through the store's live session, its title,
+ * and the transport and `onFinish` that store what is typed and answered;
+ * `useChatInStep` hands another tab's messages to a `useChat` while it is not
+ * mid-turn. Needs React and the types of `ai`; not `@ai-sdk/react` itself.
+ *
+ * @example
+ * const stored = useStoredChat({ appName: 'chat', userId: 'ada', sessionId: chatId }, { transport });
+ * const chat = useChat({ id: stored.id, transport: stored.transport, onFinish: stored.onFinish });
+ * useChatInStep(stored, chat);
+ */
+import type { ChatTransport, UIMessage } from 'ai';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useSessionStore } from '../react/context.js';
+import { useSession } from '../react/hooks.js';
+import type { SessionKey } from '../types.js';
+import { inStep } from './in-step.js';
+import { type ChatPersistence, type ChatPersistenceOptions, type ChatStore, persistChat } from './persistence.js';
+import { chatTitle, defaultTitle } from './title.js';
+
+export interface StoredChatOptions<M extends UIMessage = UIMessage> extends ChatPersistenceOptions<M> {
+  /**
+   * The transport requests go through (`DefaultChatTransport`, say). Read when
+   * a request is sent, so a new object on each render is fine.
+   */
+  transport: ChatTransport<M>;
+}
+
+/** A chat as stored, for `useChat` and `useChatInStep`. */
+export interface StoredChat<M extends UIMessage = UIMessage> {
+  /** The chat's id (the session's): `useChat({ id })`. */
+  id: string;
+  /** `'loading'` until the stored messages are read, with their files. */
+  status: 'loading' | 'ready' | 'error';
+  error: Error | undefined;
+  /**
+   * The stored messages, files as `data:` URLs, current with every tab's
+   * changes; `[]` while loading and for a chat nothing was sent in yet.
+   */
+  messages: M[];
+  /** The title `persistChat` keeps in the session's state (`chatTitle`), once it has one. */
+  title: string | undefined;
+  /** `useChat({ transport })`: stores each user message before its request goes out. Stable for the chat. */
+  transport: ChatTransport<M>;
+  /** `useChat({ onFinish })`: stores the finished reply. Stable for the chat. */
+  onFinish: (event: { message: M }) => Promise<void>;
+  /** The chat's `persistChat`, to save a message yourself (a tool result added outside a turn, say). */
+  persistence: ChatPersistence<M>;
+}
+
+/** What `useChatInStep` needs of `useChat`'s result. */
+export interface ChatInStep<M extends UIMessage = UIMessage> {
+  readonly id: string;
+  readonly messages: M[];
+  readonly status: string;
+  setMessages(messages: M[]): void;
+}
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
+/**
+ * The chat `key` names, from the store of the nearest `SessionStoreProvider`
+ * (an `openSessionStore` store). The session is created by the first message
+ * stored, so opening a chat that is never used leaves nothing behind.
+ */
+export function useStoredChat<M extends UIMessage = UIMessage>(
+  key: SessionKey,
+  options: StoredChatOptions<M>,
+): StoredChat<M> {
+  const store = useSessionStore() as ReturnType<typeof useSessionStore> & ChatStore;
+  const { appName, userId, sessionId } = key;
+  const { transport, files, author, title, attempts } = options;
+  const latest = useRef({ transport, title });
+  latest.current = { transport, title };
+  const chat = useMemo(() => {
+    const persistence = persistChat<M>(
+      store,
+      { appName, userId, sessionId },
+      {
+        ...(files === undefined ? {} : { files }),
+        ...(author === undefined ? {} : { author }),
+        ...(attempts === undefined ? {} : { attempts }),
+        // The latest render's title function, read when the first message is stored.
+        title: (message) => {
+          const make = latest.current.title;
+          return make === false ? undefined : (make ?? defaultTitle)(message);
+        },
+      },
+    );
+    const forward: ChatTransport<M> = {
+      sendMessages: (request) => latest.current.transport.sendMessages(request),
+      reconnectToStream: (request) => latest.current.transport.reconnectToStream(request),
+    };
+    return { persistence, transport: persistence.transport(forward) };
+  }, [store, appName, userId, sessionId, files, author, attempts]);
+
+  const live = useSession({ appName, userId, sessionId });
+  const [read, setRead] = useState<
+    { for: ChatPersistence<M>; messages: M[] } | { for: ChatPersistence<M>; error: Error }
+  >();
+  useEffect(() => {
+    if (live.status !== 'ready') return;
+    let current = true;
+    chat.persistence.messages(live.value?.events ?? []).then(
+      (messages) => current && setRead({ for: chat.persistence, messages }),
+      (error: unknown) => current && setRead({ for: chat.persistence, error: asError(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [live.status, live.value, chat.persistence]);
+
+  // What was read for another chat (the id just changed) is not this chat's.
+  const mine = read?.for === chat.persistence ? read : undefined;
+  const error = live.status === 'error' ? asError(live.error) : mine && 'error' in mine ? mine.error : undefined;
+  const messages = mine && 'messages' in mine ? mine.messages : EMPTY;
+  return {
+    id: sessionId,
+    status: error ? 'error' : mine ? 'ready' : 'loading',
+    error,
+    messages: messages as M[],
+    title: live.value ? chatTitle(live.value) : undefined,
+    transport: chat.transport,
+    onFinish: chat.persistence.onFinish,
+    persistence: chat.persistence,
+  };
+}
+
+const EMPTY: never[] = [];
+
+/**
+ * Keeps `chat` (what `useChat` returned) showing `stored`'s messages: the
+ * stored chat once loaded, then each message another tab stores. Applied only
+ * while `chat` is not mid-turn (`submitted`, `streaming`), so a reply being
+ * streamed here is never replaced; and messages this tab holds that the store
+ * has not yet (its own, an instant before they are stored) are kept, after the stored ones.
+ */
+export function useChatInStep<M extends UIMessage>(stored: StoredChat<M>, chat: ChatInStep<M>): void {
+  const { id, status, messages, setMessages } = chat;
+  useEffect(() => {
+    if (stored.status !== 'ready' || stored.id !== id || status === 'submitted' || status === 'streaming') return;
+    const next = inStep(stored.messages, messages);
+    if (next !== messages) setMessages(next);
+  }, [stored.status, stored.id, stored.messages, id, status, messages, setMessages]);
+}
