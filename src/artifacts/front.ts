@@ -8,7 +8,7 @@
 import { guardedProgress, prepareImport, type SessionImportOptions } from '../transfer/prepare.js';
 import type { Session } from '../types.js';
 import { type Base64Form, bytesToBase64As } from './base64.js';
-import { partOf } from './part.js';
+import { partOf } from './part-shape.js';
 import type { ArchiveImportOutcome, ArtifactBackend, ArtifactUsage, ArtifactVersion } from './protocol.js';
 import type {
   ArtifactFileRequest,

@@ -10,15 +10,7 @@
 import { InvalidInputError } from '../errors.js';
 import { checkJson, formatPath, isPlainObject } from '../json.js';
 import { MAX_RECORD_SIZE } from '../limits.js';
-
-export type BodyKind = 'bytes' | 'text' | 'file';
-
-/** A Part's fields besides its payload. */
-export type PartFields = Record<string, unknown>;
-
-/** The Part field that holds each kind's payload, and the payload's own field in it (none for text). */
-const PAYLOAD = { bytes: ['inlineData', 'data'], text: ['text'], file: ['fileData', 'fileUri'] } as const;
-const PAYLOAD_KEYS = ['inlineData', 'text', 'fileData'] as const;
+import { type BodyKind, PAYLOAD, PAYLOAD_KEYS, type PartFields } from './part-shape.js';
 
 /** How a Part's fields are read: an `undefined` field is an absent one, as in an event. */
 export const PART_JSON = { undefinedFieldsAreAbsent: true };
@@ -39,15 +31,6 @@ export function fieldsOf(part: Record<string, unknown>, kind: BodyKind): PartFie
     fields[key] = own;
   }
   return structuredClone(fields);
-}
-
-/** The Part: `fields` around `payload`, as it was saved. */
-export function partOf(fields: PartFields, kind: BodyKind, payload: string): Record<string, unknown> {
-  const part: Record<string, unknown> = { ...fields };
-  const [key, inner] = PAYLOAD[kind];
-  if (inner === undefined) part[key] = payload;
-  else part[key] = { ...(fields[key] as Record<string, unknown>), [inner]: payload };
-  return part;
 }
 
 /**

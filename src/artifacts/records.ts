@@ -5,7 +5,7 @@
  * empty, so no session (not even one named `user`) shares the user's scope.
  */
 import type { Base64Form } from './base64.js';
-import type { PartFields } from './part.js';
+import type { PartFields } from './part-shape.js';
 
 /** The `scope` of `user:` artifacts. */
 export const USER_SCOPE = '';

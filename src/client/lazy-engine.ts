@@ -59,10 +59,8 @@ export class LazyEngine {
     this.engine ??= import('../store/engine.js').then(
       ({ StoreEngine }) => {
         // The capabilities' code too, soon after, while the page is still online (see host/lazy.ts).
-        import('../host/lazy.js')
-          .then(({ warmLater }) =>
-            warmLater([...Object.values(PARTS), () => import('../host/checked.js'), () => import('../sync/host.js')]),
-          )
+        import('./warm-in-thread.js')
+          .then(({ warmInThread }) => warmInThread())
           .catch(() => {});
         return new StoreEngine(this.options);
       },

@@ -161,13 +161,19 @@ describe('the page bundle (vite build)', () => {
       `page ${page} B gzip; worker start-up (gzip): vite es ${es.startup} B, dist/worker ${shipped.startup} B,` +
         ` webpack ${webpack.startup} B, vite iife (one file) ${iife.startup} B; lazy chunks (vite es): ${es.lazy.join(', ')}`,
     );
-    expect(page).toBeLessThan(12_000);
+    // Raised from 12,000 B by fixes the page must carry: typed errors keep their own fields across the
+    // worker, a Date timestamp is named as one, a loaded Part is rebuilt whole with its base64 as
+    // written, and in-thread mode fetches its parts while online (about 500 B gzip in all).
+    expect(page).toBeLessThan(12_500);
     // Module workers split: artifacts, search, memory and sync are chunks fetched after start-up.
     // Budgets raised by 500 B when appends began naming only the stores they write (+45 B, an
     // append 15 % faster); growth past them needs a reason of the same kind.
     for (const worker of [es, shipped, webpack]) {
       expect(worker.inStartup).toEqual([]);
-      expect(worker.startup).toBeLessThan(25_500);
+      // Raised to 26,000 B by the same kind of fixes (about 900 B raw, 400 B gzip): ids refused when
+      // not well-formed UTF-16, times in seconds refused, error fields on the wire, and the warm-up
+      // that fetches the parts after the first answer so their first use works offline.
+      expect(worker.startup).toBeLessThan(26_000);
     }
     expect(es.lazy.length).toBeGreaterThanOrEqual(4);
     // A classic worker is one file: everything inlined.

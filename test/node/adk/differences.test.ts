@@ -292,6 +292,28 @@ describe('deliberate differences from ADK InMemorySessionService', () => {
   });
 });
 
+describe('deliberate differences in what is refused', () => {
+  const refusal = (e: unknown) => (e instanceof InvalidInputError ? 'InvalidInputError' : e);
+
+  it('an event time in seconds is an InvalidInputError (ADK stores it as a time in January 1970)', async () => {
+    const outcome = await onBoth(async (service) => {
+      const session = await service.createSession(key);
+      const error = await service
+        .appendEvent({ session, event: event({}, { timestamp: 1_764_000_000 }) })
+        .then(() => undefined, refusal);
+      return { error, stored: (await load(service)).events.length };
+    });
+    expect(outcome).toEqual({ adk: { error: undefined, stored: 1 }, store: { error: 'InvalidInputError', stored: 0 } });
+  });
+
+  it('a session id with a lone surrogate is an InvalidInputError (ADK creates the session)', async () => {
+    const outcome = await onBoth((service) =>
+      service.createSession({ ...key, sessionId: 'half\uD800' }).then((s) => s.id === 'half\uD800', refusal),
+    );
+    expect(outcome).toEqual({ adk: true, store: 'InvalidInputError' });
+  });
+});
+
 describe('where the two agree (checked, since the contract states them)', () => {
   it('afterTimestamp is inclusive on both', async () => {
     const kept = await onBoth(async (service) => {

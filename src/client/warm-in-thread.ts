@@ -1,0 +1,17 @@
+/**
+ * The in-thread store's later parts (artifacts, search, memory, the boundary
+ * checks, sync), fetched soon after its engine while the page is surely still
+ * online, so their first use needs no network (see `host/lazy.ts`). A module of
+ * its own, loaded with `import()`: the page carries one import, not the list.
+ */
+import { warmLater } from '../host/lazy.js';
+
+export function warmInThread(): Promise<void> {
+  return warmLater([
+    () => import('../artifacts/in-thread.js'),
+    () => import('../search/host.js'),
+    () => import('../memory/host.js'),
+    () => import('../host/checked.js'),
+    () => import('../sync/host.js'),
+  ]);
+}
