@@ -337,10 +337,8 @@ function storedForm(request: AppendEventRequest): Event {
     expect(session.lastUpdateTime, 'session.lastUpdateTime', 'number', typeof session.lastUpdateTime === 'number');
     // Refused before anything is stored: the in-place update would fail after the commit, not before.
     if (Object.isFrozen(session) || Object.isFrozen(session.events) || Object.isFrozen(session.state)) {
-      refuse(
-        'session',
-        "is frozen: a live query's value is read-only, shared by every reader. appendEvent updates the session it is given, so pass one from getSession, a copy (structuredClone(session)), or append with createAppender / useAppendEvent",
-      );
+      // Short: this is on every page. The README ("Live queries") says the rest.
+      refuse('session', "is frozen (a live query's value): pass one from getSession, or structuredClone(session)");
     }
     if (durability !== undefined && !(typeof durability === 'string' && Object.hasOwn(strictness, durability))) {
       refuse(
