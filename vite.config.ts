@@ -1,3 +1,4 @@
+import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { e2eEngines, testedEngines } from './scripts/engines/index.js';
@@ -102,8 +103,27 @@ const app = defineConfig({
       },
       {
         extends: true,
+        // The live-query fixtures' Svelte components (test/browser/fixtures); the library itself has no Svelte.
+        plugins: [svelte({ configFile: false })],
+        // Vue's feature flags, as an app's bundler sets them (unset, Vue warns in every test).
+        define: {
+          __VUE_OPTIONS_API__: 'false',
+          __VUE_PROD_DEVTOOLS__: 'false',
+          __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false',
+        },
         // Pre-bundled up front: discovering them mid-run makes Vite reload the page under a running test.
-        optimizeDeps: { include: ['fast-check', '@google/adk', 'react', 'react-dom/client', 'minisearch'] },
+        optimizeDeps: {
+          include: [
+            'fast-check',
+            '@google/adk',
+            'react',
+            'react-dom/client',
+            'minisearch',
+            'vue',
+            '@vueuse/rxjs',
+            'rxjs',
+          ],
+        },
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],

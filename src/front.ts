@@ -335,6 +335,11 @@ function storedForm(request: AppendEventRequest): Event {
     expect(session.events, 'session.events', 'array', Array.isArray(session.events));
     if (!isPlainObject(session.state)) refuse('session.state', 'must be a plain object');
     expect(session.lastUpdateTime, 'session.lastUpdateTime', 'number', typeof session.lastUpdateTime === 'number');
+    // Refused before anything is stored: the in-place update would fail after the commit, not before.
+    if (Object.isFrozen(session) || Object.isFrozen(session.events) || Object.isFrozen(session.state)) {
+      // Short: this is on every page. The README ("Live queries") says the rest.
+      refuse('session', "is frozen (a live query's value): pass one from getSession, or structuredClone(session)");
+    }
     if (durability !== undefined && !(typeof durability === 'string' && Object.hasOwn(strictness, durability))) {
       refuse(
         'durability',

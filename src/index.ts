@@ -56,10 +56,13 @@ export {
   createAppender,
 } from './live/appender.js';
 export {
+  type LiveObservable,
+  type LiveObserver,
   type LiveOptions,
   type LiveQuery,
   type LiveSnapshot,
   type LiveStore,
+  type LiveUnsubscribe,
   watchAppState,
   watchSession,
   watchSessions,

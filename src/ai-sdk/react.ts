@@ -32,7 +32,10 @@ export interface StoredChatOptions<M extends UIMessage = UIMessage> extends Chat
 export interface StoredChat<M extends UIMessage = UIMessage> {
   /** The chat's id (the session's): `useChat({ id })`. */
   id: string;
-  /** `'loading'` until the stored messages are read, with their files. */
+  /**
+   * `'loading'` until the stored messages are read, with their files; `'error'`
+   * also once the store is closed (a `StoreClosedError`).
+   */
   status: 'loading' | 'ready' | 'error';
   error: Error | undefined;
   /**
@@ -114,7 +117,9 @@ export function useStoredChat<M extends UIMessage = UIMessage>(
 
   // What was read for another chat (the id just changed) is not this chat's.
   const mine = read?.for === chat.persistence ? read : undefined;
-  const error = live.status === 'error' ? asError(live.error) : mine && 'error' in mine ? mine.error : undefined;
+  // A closed store (its `StoreClosedError`) ends the chat as a failed read does.
+  const failed = live.status === 'error' || live.status === 'closed';
+  const error = failed ? asError(live.error) : mine && 'error' in mine ? mine.error : undefined;
   const messages = mine && 'messages' in mine ? mine.messages : EMPTY;
   return {
     id: sessionId,

@@ -1,7 +1,9 @@
 /**
  * Live queries: a value from the store kept current with every committed
- * change, from this tab and others. Framework-free; the React hooks
- * (`idb-adk-sessions/react`) are built on them.
+ * change, from this tab and others, delivered frozen, and ended with a
+ * `'closed'` snapshot when the store closes. Framework-free: the React hooks
+ * (`idb-adk-sessions/react`) are built on them, and each query is also a
+ * Svelte store and an interop Observable (RxJS `from`, Vue, Angular, Solid).
  *
  * @example
  * const stop = watchSession(store, { appName: 'chat', userId: 'ada', sessionId: 'today' })
@@ -19,7 +21,15 @@ import { liveAppState, liveSessions, liveUserState } from './listing.js';
 import { LiveSession } from './session.js';
 import type { LiveOptions, LiveQuery, LiveStore } from './types.js';
 
-export type { LiveOptions, LiveQuery, LiveSnapshot, LiveStore } from './types.js';
+export type {
+  LiveObservable,
+  LiveObserver,
+  LiveOptions,
+  LiveQuery,
+  LiveSnapshot,
+  LiveStore,
+  LiveUnsubscribe,
+} from './types.js';
 
 /** One session (`undefined` while it does not exist), with `config`'s event filters kept as it grows. */
 export function watchSession(

@@ -1,33 +1,83 @@
 /** What a live query needs of a store, and what it hands to its listeners. */
 import type { ChangeFilter, ChangeListener } from '../changes.js';
+import type { StoreClosedError } from '../errors.js';
 import type { SessionService } from '../types.js';
 
 /** Any store: the in-thread service, a worker client, or what `openSessionStore` returns. */
 export interface LiveStore
   extends Pick<SessionService, 'getSession' | 'listSessions' | 'getUserState' | 'getAppState'> {
   subscribe(filter: ChangeFilter, listener: ChangeListener): () => void;
+  /**
+   * Where a store has it, a query learns of closure at once; without it, from
+   * the `StoreClosedError` its next read gets.
+   */
+  onClose?(listener: (error: StoreClosedError) => void): () => void;
 }
 
 /**
  * A query's state. `value` is kept through an error (the last good value), and
  * a new snapshot object exists only when something a reader sees has changed:
- * identity comparison is enough to know whether to render.
+ * identity comparison is enough to know whether to render. Snapshots and
+ * values are deeply frozen: a value is shared by every reader of the query.
+ * `'closed'` is final: the store was closed (or its worker died, or another tab
+ * deleted the database); `value` is the last one read.
  */
 export type LiveSnapshot<T> =
-  | { status: 'loading'; value: undefined; error: undefined }
-  | { status: 'ready'; value: T; error: undefined }
-  | { status: 'error'; value: T | undefined; error: unknown };
+  | { readonly status: 'loading'; readonly value: undefined; readonly error: undefined }
+  | { readonly status: 'ready'; readonly value: T; readonly error: undefined }
+  | { readonly status: 'error'; readonly value: T | undefined; readonly error: unknown }
+  | { readonly status: 'closed'; readonly value: T | undefined; readonly error: StoreClosedError };
 
+/** What `subscribe` returns: call it, or (RxJS, Svelte) call its `unsubscribe`. */
+export interface LiveUnsubscribe {
+  (): void;
+  unsubscribe(): void;
+}
+
+/** An observer of the TC39 Observable proposal (what RxJS's `from` passes in). */
+export interface LiveObserver<T> {
+  next?(value: T): void;
+  error?(error: unknown): void;
+  complete?(): void;
+}
+
+/** The interop Observable a live query gives through `Symbol.observable`: snapshots, completing once closed. */
+export interface LiveObservable<T> {
+  subscribe(observer: LiveObserver<LiveSnapshot<T>> | ((snapshot: LiveSnapshot<T>) => void)): {
+    unsubscribe(): void;
+  };
+  [Symbol.observable](): LiveObservable<T>;
+}
+
+declare global {
+  interface SymbolConstructor {
+    /** The interop symbol of the TC39 Observable proposal, as RxJS declares it (it may not exist at run time). */
+    readonly observable: symbol;
+  }
+}
+
+/**
+ * A value kept current. It is at once a store for React's
+ * `useSyncExternalStore` (`subscribe` + `getSnapshot`), a Svelte store
+ * (`subscribe` calls back at once with the current snapshot: `$query` in a
+ * component), and an interop Observable (`Symbol.observable`, for RxJS's
+ * `from`, Vue's `@vueuse/rxjs`, Angular's `toSignal`, Solid's `from`).
+ */
 export interface LiveQuery<T> {
   /** The current snapshot: same object until it changes (what `useSyncExternalStore` needs). */
   getSnapshot(): LiveSnapshot<T>;
   /**
-   * `listener` is called after each new snapshot. The first subscriber starts the
-   * query (a read, then the change feed); the last one to leave releases it.
+   * Calls `listener` with the current snapshot at once, then with each new
+   * one (the Svelte store contract). The first subscriber starts the query (a
+   * read, then the change feed); the last one to leave releases it.
    */
-  subscribe(listener: () => void): () => void;
-  /** Framework-free use: `onValue` hears the current value, then each change; `onError` each failed read. */
+  subscribe(listener: (snapshot: LiveSnapshot<T>) => void): LiveUnsubscribe;
+  /**
+   * Framework-free use: `onValue` hears the current value, then each change;
+   * `onError` each failed read, and the `StoreClosedError` that ends the query.
+   */
   watch(onValue: (value: T) => void, onError?: (error: unknown) => void): () => void;
+  [Symbol.observable](): LiveObservable<T>;
 }
 
 export interface LiveOptions {

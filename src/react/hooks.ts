@@ -89,7 +89,10 @@ function useLive<R, T>(watch: Watch<R, T>, request: R, options: LiveOptions | un
   return useSyncExternalStore(shared.subscribe, getSnapshot, getSnapshot);
 }
 
-/** A session, kept current: `value` is `undefined` while loading and when it does not exist (`status` tells which). */
+/**
+ * A session, kept current: `value` is `undefined` while loading and when it does not exist (`status`
+ * tells which), frozen otherwise; `status` is `'closed'` for good once the store is.
+ */
 export function useSession(request: GetSessionRequest, options?: LiveOptions): LiveSnapshot<Session | undefined> {
   return useLive(watchSession, request, options);
 }

@@ -7,7 +7,13 @@
 import { createElement, Profiler, type ReactNode, StrictMode, useState } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Session, type SessionStoreClient, StaleSessionError } from '../../src/index.js';
+import {
+  InvalidInputError,
+  type Session,
+  type SessionStoreClient,
+  StaleSessionError,
+  StoreClosedError,
+} from '../../src/index.js';
 import {
   type ReactStore,
   SessionStoreProvider,
@@ -219,6 +225,27 @@ describe('React hooks', () => {
     expect(reads).toHaveLength(2);
     root.render(null);
     await expect.poll(subscriptions).toBe(0);
+  });
+
+  it("useSession reports 'closed' with a StoreClosedError once its store is closed, keeping the last value", async () => {
+    const { reader, writer } = tabs();
+    await writer.createSession(key);
+    let snapshot: ReturnType<typeof useSession> | undefined;
+    function Watching(): ReactNode {
+      snapshot = useSession(key);
+      return createElement(SessionView);
+    }
+    const { container } = mount(reader, createElement(Watching));
+    await expect.poll(() => container.textContent).toBe('0 events; name=-; topic=-');
+    await reader.close();
+    await expect.poll(() => container.textContent).toBe('closed');
+    expect(snapshot?.error).toBeInstanceOf(StoreClosedError);
+    expect(snapshot?.value?.id).toBe('s1');
+    // Read-only: the value is frozen, and a write given it refuses it before storing anything.
+    expect(Object.isFrozen(snapshot?.value?.events)).toBe(true);
+    await expect(
+      writer.appendEvent({ session: snapshot?.value as Session, event: makeEvent() }),
+    ).rejects.toBeInstanceOf(InvalidInputError);
   });
 
   it('releases its queries on unmount: no subscription left, nothing read after', async () => {

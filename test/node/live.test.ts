@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   IndexedDbSessionService,
   InvalidInputError,
+  type Session,
+  StoreClosedError,
   watchAppState,
   watchSession,
   watchSessions,
@@ -274,5 +276,88 @@ describe('watchSessions, watchUserState, watchAppState', () => {
     await expect.poll(() => app.values.length).toBe(2);
     expect(user.values).toEqual([{}, { name: 'Ada' }]);
     expect(app.values).toEqual([{}, { n: 1 }]);
+  });
+});
+
+describe('live values are read-only', () => {
+  it('delivers deeply frozen values, old and new, and a narrow re-read leaves the delivered ones as they were', async () => {
+    const { reader, writer } = twoTabs();
+    const session = await writer.createSession({ ...key, state: { step: 0 } });
+    await writer.appendEvent({ session, event: makeEvent({ id: 'a' }) });
+    const { values } = watched(watchSession(reader, key));
+    await expect.poll(() => values.length).toBe(1);
+    const first = values[0] as Session;
+    for (const part of [first, first.events, first.state, first.events[0], first.events[0]?.content]) {
+      expect(Object.isFrozen(part)).toBe(true);
+    }
+    expect(() => first.events.push(makeEvent())).toThrow(TypeError);
+    await writer.appendEvent({ session, event: makeEvent({ id: 'b', stateDelta: { step: 1 } }) });
+    await expect.poll(() => values.length).toBe(2);
+    expect(Object.isFrozen(values[1]?.events[1])).toBe(true);
+    expect(first.events.map((e) => e.id)).toEqual(['a']);
+    expect(first.state).toEqual({ step: 0 });
+  });
+
+  it('appendEvent refuses a delivered session with InvalidInputError, storing nothing; a copy appends', async () => {
+    const { reader } = twoTabs();
+    await reader.createSession(key);
+    const { values } = watched(watchSession(reader, key));
+    await expect.poll(() => values.length).toBe(1);
+    const live = values[0] as Session;
+    const refused = reader.appendEvent({ session: live, event: makeEvent({ id: 'x' }) });
+    await expect(refused).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(refused).rejects.toThrow(/frozen.*getSession/);
+    await expect(reader.appendEvents({ session: live, events: [makeEvent()] })).rejects.toBeInstanceOf(
+      InvalidInputError,
+    );
+    expect((await reader.getSession(key))?.events).toEqual([]);
+    expect(live.events).toEqual([]);
+
+    const copy = structuredClone(live);
+    await reader.appendEvent({ session: copy, event: makeEvent({ id: 'y' }) });
+    expect(copy.events.map((e) => e.id)).toEqual(['y']);
+    await expect.poll(() => values.at(-1)?.events.map((e) => e.id)).toEqual(['y']);
+  });
+});
+
+describe('a closed store', () => {
+  it("ends its queries with 'closed' and a StoreClosedError (store.onClose), keeping the last value, reading nothing more", async () => {
+    const { reader, writer } = twoTabs();
+    const session = await writer.createSession(key);
+    const query = watchSession(reader, key);
+    const { values, errors } = watched(query);
+    await expect.poll(() => values.length).toBe(1);
+    await reader.close();
+    await expect.poll(() => query.getSnapshot().status).toBe('closed');
+    const closed = query.getSnapshot();
+    expect(closed.error).toBeInstanceOf(StoreClosedError);
+    expect(closed.value).toBe(values[0]);
+    expect(errors).toEqual([closed.error]);
+    await writer.appendEvent({ session, event: makeEvent() });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(values).toHaveLength(1);
+    // Final: a later subscriber is told at once, and nothing restarts.
+    const heard: string[] = [];
+    const stop = query.subscribe((snapshot) => heard.push(snapshot.status));
+    expect(heard).toEqual(['closed']);
+    stop.unsubscribe();
+  });
+
+  it('learns of it from the StoreClosedError a re-read gets when the store has no onClose', async () => {
+    const { reader, writer } = twoTabs();
+    const session = await writer.createSession(key);
+    const { store, reads } = recordingStore(reader);
+    // Notices come from the open tab; reads go to the one about to close.
+    const query = watchSession({ ...store, subscribe: writer.subscribe.bind(writer) }, key);
+    const { values } = watched(query);
+    await expect.poll(() => values.length).toBe(1);
+    await reader.close();
+    await writer.appendEvent({ session, event: makeEvent() });
+    await expect.poll(() => query.getSnapshot().status).toBe('closed');
+    expect(query.getSnapshot().error).toBeInstanceOf(StoreClosedError);
+    const before = reads.length;
+    await writer.appendEvent({ session, event: makeEvent() });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(reads.length).toBe(before);
   });
 });

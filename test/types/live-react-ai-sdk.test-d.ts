@@ -6,15 +6,19 @@
 
 import type { UseChatHelpers } from '@ai-sdk/react';
 import type { ChatInit, ChatTransport, UIMessage } from 'ai';
+import { from, type Observable } from 'rxjs';
+import type { Readable } from 'svelte/store';
 import { describe, expectTypeOf, it } from 'vitest';
 import { type ChatPersistence, chatTitle, persistChat } from '../../src/ai-sdk/index.js';
 import { type ChatInStep, type StoredChat, useChatInStep, useStoredChat } from '../../src/ai-sdk/react.js';
 import type {
   IndexedDbSessionService,
+  LiveQuery,
   LiveSnapshot,
   Session,
   SessionStore,
   SessionStoreClient,
+  StoreClosedError,
   watchSession,
 } from '../../src/index.js';
 import { type ReactStore, useSession } from '../../src/react/index.js';
@@ -31,6 +35,13 @@ describe('live queries and hooks', () => {
     const snapshot = {} as ReturnType<ReturnType<typeof watchSession>['getSnapshot']>;
     if (snapshot.status === 'ready') expectTypeOf(snapshot.value).toEqualTypeOf<Session | undefined>();
     if (snapshot.status === 'loading') expectTypeOf(snapshot.value).toEqualTypeOf<undefined>();
+    if (snapshot.status === 'closed') expectTypeOf(snapshot.error).toEqualTypeOf<StoreClosedError>();
+  });
+
+  it('are Svelte stores and RxJS inputs of snapshots, with no binding package', () => {
+    type Query = LiveQuery<Session | undefined>;
+    expectTypeOf<Query>().toExtend<Readable<LiveSnapshot<Session | undefined>>>();
+    expectTypeOf(from({} as Query)).toEqualTypeOf<Observable<LiveSnapshot<Session | undefined>>>();
   });
 });
 

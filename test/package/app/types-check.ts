@@ -50,7 +50,7 @@ export function useTyped(sessionId: string): { title: string; snapshot: LiveSnap
   const snapshot = useSession({ appName: 'a', userId: 'u', sessionId });
   const append = useAppendEvent({ appName: 'a', userId: 'u', sessionId });
   void append((session) => ({ id: 'e', invocationId: 'i', author: 'user', timestamp: session.lastUpdateTime + 1 }));
-  const status: 'loading' | 'ready' | 'error' = snapshot.status;
+  const status: 'loading' | 'ready' | 'error' | 'closed' = snapshot.status;
   return { title: `${status}: ${snapshot.value?.events.length ?? 0}`, snapshot };
 }
 export const provider = SessionStoreProvider({ store, children: null });
