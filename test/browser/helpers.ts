@@ -1,4 +1,5 @@
 /** Shared helpers for tests in a real browser. */
+import { afterEach } from 'vitest';
 import { server } from 'vitest/browser';
 import { connectSessionStore, type SessionStoreClient } from '../../src/index.js';
 
@@ -49,4 +50,27 @@ export function sharedClient(dbName: string): SessionStoreClient {
     name: 'idb-adk-sessions-test',
   });
   return connectSessionStore(worker, { dbName });
+}
+
+/** What a test opened, to be undone after it, last first: registers the `afterEach` that runs it. */
+export function cleanupAfterEach(): (() => Promise<void> | void)[] {
+  const steps: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const step of steps.splice(0).reverse()) await step();
+  });
+  return steps;
+}
+
+/** A page (`reader`) and another tab (`writer`) over one fresh database, each with its own worker; both closed and the database deleted by `cleanup`. */
+export function twoTabs(
+  prefix: string,
+  cleanup: (() => Promise<void> | void)[],
+): { reader: SessionStoreClient; writer: SessionStoreClient } {
+  const dbName = uniqueDbName(prefix);
+  const reader = dedicatedClient(dbName).client;
+  const writer = dedicatedClient(dbName).client;
+  cleanup.push(() => deleteDatabase(dbName));
+  cleanup.push(() => writer.close());
+  cleanup.push(() => reader.close());
+  return { reader, writer };
 }

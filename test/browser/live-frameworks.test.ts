@@ -7,7 +7,7 @@
 import { useObservable } from '@vueuse/rxjs';
 import { from } from 'rxjs';
 import { flushSync, mount, unmount } from 'svelte';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApp, defineComponent, h, type PropType } from 'vue';
 import {
   type LiveQuery,
@@ -19,25 +19,12 @@ import {
 import { makeEvent } from '../contract/contract.js';
 import { recordingStore } from '../live/helpers.js';
 import LiveSession from './fixtures/LiveSession.svelte';
-import { dedicatedClient, deleteDatabase, uniqueDbName } from './helpers.js';
+import { cleanupAfterEach, twoTabs } from './helpers.js';
 
 const key = { appName: 'chat', userId: 'ada', sessionId: 's1' };
 
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
-
-/** A page (`reader`) and another tab (`writer`) over one fresh database, each with its own worker. */
-function tabs(): { reader: SessionStoreClient; writer: SessionStoreClient } {
-  const dbName = uniqueDbName('frameworks');
-  const reader = dedicatedClient(dbName).client;
-  const writer = dedicatedClient(dbName).client;
-  cleanup.push(() => deleteDatabase(dbName));
-  cleanup.push(() => writer.close());
-  cleanup.push(() => reader.close());
-  return { reader, writer };
-}
+const cleanup = cleanupAfterEach();
+const tabs = () => twoTabs('frameworks', cleanup);
 
 function container(): HTMLElement {
   const element = document.createElement('div');

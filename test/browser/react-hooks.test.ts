@@ -6,11 +6,10 @@
  */
 import { createElement, Profiler, type ReactNode, StrictMode, useState } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   InvalidInputError,
   type Session,
-  type SessionStoreClient,
   StaleSessionError,
   StoreClosedError,
 } from '../../src/index.js';
@@ -25,25 +24,12 @@ import {
 } from '../../src/react/index.js';
 import { makeEvent } from '../contract/contract.js';
 import { recordingStore } from '../live/helpers.js';
-import { dedicatedClient, deleteDatabase, uniqueDbName } from './helpers.js';
+import { cleanupAfterEach, twoTabs } from './helpers.js';
 
 const key = { appName: 'chat', userId: 'ada', sessionId: 's1' };
 
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
-
-/** A page (`reader`) and another tab (`writer`) over one fresh database, each with its own worker. */
-function tabs(): { reader: SessionStoreClient; writer: SessionStoreClient } {
-  const dbName = uniqueDbName('react');
-  const reader = dedicatedClient(dbName).client;
-  const writer = dedicatedClient(dbName).client;
-  cleanup.push(() => deleteDatabase(dbName));
-  cleanup.push(() => writer.close());
-  cleanup.push(() => reader.close());
-  return { reader, writer };
-}
+const cleanup = cleanupAfterEach();
+const tabs = () => twoTabs('react', cleanup);
 
 /** Mounts `children` under strict mode and a provider; counts the commits of what is inside `<Profiler>`. */
 function mount(store: ReactStore, children: ReactNode): { root: Root; container: HTMLElement; commits: () => number } {
