@@ -7,12 +7,7 @@
 import { createElement, Profiler, type ReactNode, StrictMode, useState } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { describe, expect, it } from 'vitest';
-import {
-  InvalidInputError,
-  type Session,
-  StaleSessionError,
-  StoreClosedError,
-} from '../../src/index.js';
+import { InvalidInputError, type Session, StaleSessionError, StoreClosedError } from '../../src/index.js';
 import {
   type ReactStore,
   SessionStoreProvider,
