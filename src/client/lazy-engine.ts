@@ -11,6 +11,7 @@
 
 import type { ArtifactEngineOptions } from '../artifacts/engine.js';
 import { ARTIFACT_METHODS, type ArtifactBackend } from '../artifacts/protocol.js';
+import { CloseSignal } from '../close-signal.js';
 import { InvalidInputError, StorageError, StoreClosedError } from '../errors.js';
 import { MEMORY_METHODS, type MemoryBackend } from '../memory/protocol.js';
 import { type Backend, SESSION_METHODS } from '../protocol.js';
@@ -19,7 +20,6 @@ import { DEFAULT_DB_NAME } from '../store/defaults.js';
 import type { EngineOptions, StoreEngine } from '../store/engine.js';
 import type { SyncBackend, SyncStartOptions } from '../sync/protocol.js';
 import type { SyncStatus } from '../sync/status.js';
-import { CloseSignal } from './close-signal.js';
 import type { StoreBackend } from './store.js';
 
 type Part = 'artifacts' | 'search' | 'memory';

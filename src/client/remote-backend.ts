@@ -7,6 +7,7 @@
  */
 import { type Endpoint, proxy, type Remote, releaseProxy, wrap } from 'comlink';
 import { ARTIFACT_METHODS, type ArtifactBackend } from '../artifacts/protocol.js';
+import { CloseSignal } from '../close-signal.js';
 import {
   fromWireError,
   InvalidInputError,
@@ -30,7 +31,6 @@ import {
 import { SEARCH_METHODS, type SearchBackend } from '../search/protocol.js';
 import type { SyncStartOptions } from '../sync/protocol.js';
 import type { SyncStatus } from '../sync/status.js';
-import { CloseSignal } from './close-signal.js';
 import type { StoreBackend } from './store.js';
 
 export interface RemoteOptions {

@@ -7,6 +7,7 @@
 
 import { clearImportedSessions, deleteSessionArtifacts } from '../artifacts/ranges.js';
 import { ChangePublisher } from '../changes.js';
+import { CloseSignal } from '../close-signal.js';
 import { AlreadyExistsError, normalizeStorageError, QuotaExceededError, StoreClosedError } from '../errors.js';
 import { newId } from '../ids.js';
 import type {
@@ -114,7 +115,7 @@ export class StoreEngine implements Backend {
   private readonly durability: Durability;
   private readonly blockedTimeoutMs: number;
   private connection: Promise<Db<StoreSchema>> | undefined;
-  private closedError: StoreClosedError | undefined;
+  private readonly closeSignal = new CloseSignal();
   private readonly appends = new GroupQueue<AppendBatch, Appended>(
     {
       write: (batches) => this.writeAppends(batches),
@@ -131,7 +132,6 @@ export class StoreEngine implements Backend {
   );
   private readonly publisher: ChangePublisher;
   private readonly upgrades: readonly UpgradeStep[] | undefined;
-  private readonly closeListeners = new Set<(error: StoreClosedError) => void>();
   private readonly commitListeners = new Set<(changes: readonly StoreChange[]) => void>();
   /** Where each session was last seen, so reads can skip a round trip (see `readSession`). */
   private readonly places = new Map<string, Place>();
@@ -156,26 +156,17 @@ export class StoreEngine implements Backend {
    * Called at once if it is already closed. Returns the unsubscribe function.
    */
   onClose(listener: (error: StoreClosedError) => void): () => void {
-    if (this.closedError) {
-      listener(this.closedError);
-      return () => {};
-    }
-    this.closeListeners.add(listener);
-    return () => this.closeListeners.delete(listener);
+    return this.closeSignal.on(listener);
   }
 
   /** Marks the engine closed with `error` (the first reason wins) and tells the listeners. */
   private markClosed(error: StoreClosedError): void {
-    if (this.closedError) return;
-    this.closedError = error;
-    const listeners = [...this.closeListeners];
-    this.closeListeners.clear();
-    for (const listener of listeners) listener(error);
+    this.closeSignal.fire(error);
   }
 
   /** True once closed, by `close()` or from outside (another tab's upgrade, the browser). */
   get closed(): boolean {
-    return this.closedError !== undefined;
+    return this.closeSignal.error !== undefined;
   }
 
   /** Tells every subscriber, in this tab and others, about the changes of one committed transaction. */
@@ -206,7 +197,7 @@ export class StoreEngine implements Backend {
   }
 
   private db(): Promise<Db<StoreSchema>> {
-    if (this.closedError) return Promise.reject(this.closedError);
+    if (this.closeSignal.error) return Promise.reject(this.closeSignal.error);
     if (!this.connection) {
       const opening = openDatabase({
         indexedDB: this.factory,
@@ -247,8 +238,8 @@ export class StoreEngine implements Backend {
     try {
       return await work(db);
     } catch (error) {
-      throw this.closedError && !(error instanceof AlreadyExistsError)
-        ? this.closedError
+      throw this.closeSignal.error && !(error instanceof AlreadyExistsError)
+        ? this.closeSignal.error
         : normalizeStorageError(error);
     }
   }
@@ -406,7 +397,7 @@ export class StoreEngine implements Backend {
    * transaction that holds it has committed, and reject if it aborts.
    */
   appendEvents(batch: AppendBatch): Promise<AppendOutcome> {
-    if (this.closedError) return Promise.reject(this.closedError);
+    if (this.closeSignal.error) return Promise.reject(this.closeSignal.error);
     return this.appends.push(batch).then((written) => written.outcome);
   }
 

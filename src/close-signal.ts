@@ -1,10 +1,10 @@
 /**
  * The once-only "closed for good" signal of a store backend (`closed`,
- * `onClose`), one copy for the worker client and the in-thread store. The
+ * `onClose`), one copy for the engine, the worker client and the in-thread store. The
  * first reason wins; a listener added after it is called at once, so code
  * that subscribes late never waits forever.
  */
-import type { StoreClosedError } from '../errors.js';
+import type { StoreClosedError } from './errors.js';
 
 export class CloseSignal {
   /** Why the store closed; `undefined` while it is open. */
