@@ -21,6 +21,8 @@ import { IndexedDbSessionService, type Session } from '../../src/index.js';
 import { uiMessage } from '../ai-sdk/arbitraries.js';
 
 const key = { appName: 'chat', userId: 'ada', sessionId: 'c1' };
+/** A 1x1 PNG, as base64. */
+const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 let n = 0;
 const open: IndexedDbSessionService[] = [];
 afterEach(async () => {
@@ -155,7 +157,6 @@ describe('persistChat', () => {
     const store = storeOn(indexedDB, dbName);
     const chat = persistChat(store, key);
     await chat.load();
-    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
     const message: UIMessage = {
       id: 'u/1',
       role: 'user',
@@ -265,7 +266,6 @@ describe('persistChat', () => {
 });
 
 describe('persistChat, what another tab reads', () => {
-  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
   const photo: UIMessage = {
     id: 'u1',
     role: 'user',
