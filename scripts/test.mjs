@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The whole suite, in the order a failure is cheapest to read: types, lint,
+// The whole suite, in the order a failure is cheapest to read: types, lint, the docs' code blocks,
 // Node tests and real-browser tests in Chromium, then the browser tests in Firefox, then in WebKit
 // (system browsers).
 import { spawnSync } from 'node:child_process';
@@ -59,6 +59,8 @@ if (missing.length > 0) {
 const bin = (name) => `node_modules/.bin/${name}`;
 run('type-check', bin('tsc'), ['--noEmit']);
 run('lint', bin('biome'), ['check', '.']);
+// Every TypeScript block of README.md and docs/ type-checked against the package as users import it.
+run('docs code blocks', process.execPath, ['scripts/check-doc-blocks.mjs']);
 // The demo page is built by the e2e tests' own setup; here the library and its declarations.
 run('build library', bin('vite'), ['build', '--mode', 'lib', '--logLevel', 'warn']);
 run('build declarations', bin('tsc'), ['-p', 'tsconfig.build.json']);
@@ -77,6 +79,8 @@ for (const engine of others) vitest(`browser tests (${engine})`, engine, ['brows
 // The benchmark at tiny sizes (about 10 s): keeps bench/ running against the current API,
 // and checks that every contender reads back exactly what it wrote. No timing is asserted.
 run('bench smoke', bin('tsx'), ['bench/run.ts', '--quick']);
+// The API reference from the TSDoc, then the site; VitePress fails the build on a dead internal link.
+run('docs build', 'npm', ['run', '--silent', 'docs:build']);
 const total = { numPassedTests: 0, numFailedTests: 0, numPendingTests: 0 };
 for (const report of reports) {
   const counts = JSON.parse(readFileSync(report, 'utf8'));
