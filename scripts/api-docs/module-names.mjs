@@ -6,17 +6,10 @@
  * `@packageDocumentation`; the sources state each module's contract in that comment untagged).
  */
 import { Comment, CommentTag, Converter, ReflectionKind } from 'typedoc';
+import { entryPoints } from './entry-points.mjs';
 
-/** Source entry point (relative to the repo) → the specifier it is exported as. */
-const SPECIFIERS = {
-  'src/index.ts': 'idb-adk-sessions',
-  'src/adk/index.ts': 'idb-adk-sessions/adk',
-  'src/react/index.ts': 'idb-adk-sessions/react',
-  'src/ai-sdk/index.ts': 'idb-adk-sessions/ai-sdk',
-  'src/ai-sdk/react.ts': 'idb-adk-sessions/ai-sdk/react',
-  'src/vite/index.ts': 'idb-adk-sessions/vite',
-  'worker/store.ts': 'idb-adk-sessions/worker',
-};
+/** Source file (relative to the repo) → the specifier users import it by. */
+const SPECIFIERS = new Map(entryPoints.map(({ source, specifier }) => [source, specifier]));
 
 /**
  * The file's opening `/** … *\/` comment as a TypeDoc comment: its text, and its `@example`
@@ -42,11 +35,9 @@ export function load(app) {
     if (!reflection.kindOf(ReflectionKind.Module)) return;
     const file = context.getSymbolFromReflection(reflection)?.declarations?.[0]?.getSourceFile();
     const path = file?.fileName.replaceAll('\\', '/');
-    const entry = /** @type {(keyof typeof SPECIFIERS)[]} */ (Object.keys(SPECIFIERS)).find((p) =>
-      path?.endsWith(`/${p}`),
-    );
+    const entry = [...SPECIFIERS.keys()].find((source) => path?.endsWith(`/${source}`));
     if (!entry || !file) return;
-    reflection.name = SPECIFIERS[entry];
+    reflection.name = SPECIFIERS.get(entry) ?? reflection.name;
     if (!reflection.comment) reflection.comment = openingComment(file.text);
   });
 }
