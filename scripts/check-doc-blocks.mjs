@@ -5,11 +5,13 @@
 //   module of its own. A block that is deliberately not a whole program opens with the visible line
 //   `// fragment: <why>` and is counted, not checked.
 // - sh blocks: every `npm run <script>` names a script of package.json.
+// - svelte blocks compile with Svelte's compiler (a syntax check: svelte-check is not a dependency).
 // - json blocks parse.
-// Blocks in other languages (svelte, text diagrams) are counted and listed by language.
+// Blocks in other languages (text diagrams) are counted and listed by language.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { compile } from 'svelte/compiler';
 
 const root = new URL('..', import.meta.url).pathname;
 const out = join(root, 'test-results/doc-blocks');
@@ -47,6 +49,7 @@ const checked = [];
 const fragments = [];
 const other = {};
 let shellCommands = 0;
+let svelteBlocks = 0;
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
@@ -70,6 +73,13 @@ for (const file of files) {
       for (const [, script] of block.body.matchAll(/npm run ([\w:.-]+)/g)) {
         shellCommands++;
         if (!(script in scripts)) problems.push(`${where}: npm run ${script}: package.json has no such script`);
+      }
+    } else if (block.lang === 'svelte') {
+      svelteBlocks++;
+      try {
+        compile(block.body, { filename: 'Block.svelte', generate: 'client' });
+      } catch (error) {
+        problems.push(`${where}: does not compile: ${error.message}`);
       }
     } else if (block.lang === 'json') {
       try {
@@ -109,7 +119,8 @@ if (tsc.status !== 0 && problems.length === 0) problems.push(`tsc exited with ${
 
 const others = Object.entries(other).map(([lang, n]) => `${n} ${lang}`);
 console.log(
-  `docs code blocks: ${checked.length} TypeScript blocks type-checked, ${fragments.length} fragments, ` +
+  `docs code blocks: ${checked.length} TypeScript blocks type-checked, ${svelteBlocks} Svelte blocks compiled, ` +
+    `${fragments.length} fragments, ` +
     `${shellCommands} npm run commands found in package.json, in ${files.length} files` +
     (others.length ? `; not checked: ${others.join(', ')}` : ''),
 );
