@@ -3,7 +3,8 @@
 // with devDependencies installed, then packs `files`) gives a working package, and `npm pack` /
 // `npm publish` never ship a stale dist/. It builds only when dist/ is missing or older than the
 // sources: a second `npm ci` or `npm install` in a clone costs nothing, and the first one about 10 s
-// on a 2-core machine (the same as `npm run build:lib`).
+// on a 2-core machine (the same as `npm run build:lib`). Everything it prints goes to stderr, so
+// `npm pack --json`'s output stays JSON.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ function newest(path) {
 }
 
 if (!existsSync(join(root, 'node_modules/.bin/vite'))) {
-  console.log('prepare: no devDependencies installed, dist/ not built (run npm install, then npm run build:lib)');
+  console.error('prepare: no devDependencies installed, dist/ not built (run npm install, then npm run build:lib)');
 } else if (outputs.every(existsSync)) {
   const built = Math.min(...outputs.map((p) => statSync(p).mtimeMs));
   const changed = Math.max(
@@ -29,18 +30,18 @@ if (!existsSync(join(root, 'node_modules/.bin/vite'))) {
       .map(newest),
   );
   if (built >= changed) {
-    console.log('prepare: dist/ is up to date');
+    console.error('prepare: dist/ is up to date');
     process.exit(0);
   }
 }
 if (existsSync(join(root, 'node_modules/.bin/vite'))) {
   // `npm run build:lib`, quieter: what npm pack prints stays readable.
-  console.log('prepare: building dist/');
+  console.error('prepare: building dist/');
   for (const [bin, ...args] of [
     ['vite', 'build', '--mode', 'lib', '--logLevel', 'warn'],
     ['tsc', '-p', 'tsconfig.build.json'],
   ]) {
-    const { status } = spawnSync(join(root, 'node_modules/.bin', bin), args, { cwd: root, stdio: 'inherit' });
+    const { status } = spawnSync(join(root, 'node_modules/.bin', bin), args, { cwd: root, stdio: ['ignore', 2, 2] });
     if (status !== 0) process.exit(status ?? 1);
   }
 }
