@@ -39,7 +39,10 @@ const EXAMPLES = path.resolve(import.meta.dirname, '../../examples');
 
 /** Every example's dependencies, with the fixture's: one version of each, or the examples disagree. */
 function dependencies(): string[] {
-  const wanted = new Map(Object.entries(FIXTURE_DEPENDENCIES).map(([name, version]) => [name, [version, 'fixture']]));
+  // Each name's version, and who asked for it first.
+  const wanted = new Map<string, { version: string; by: string }>(
+    Object.entries(FIXTURE_DEPENDENCIES).map(([name, version]) => [name, { version, by: 'the fixture app' }]),
+  );
   for (const example of readdirSync(EXAMPLES)) {
     const manifest = JSON.parse(readFileSync(path.join(EXAMPLES, example, 'package.json'), 'utf8')) as {
       dependencies?: Record<string, string>;
@@ -48,12 +51,13 @@ function dependencies(): string[] {
     for (const [name, version] of Object.entries({ ...manifest.dependencies, ...manifest.devDependencies })) {
       if (name === 'idb-adk-sessions') continue;
       if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`examples/${example}: ${name}@${version} is not pinned`);
-      const [other, by] = wanted.get(name) ?? [version, example];
-      if (other !== version) throw new Error(`examples/${example} wants ${name}@${version}, ${by} ${other}`);
-      wanted.set(name, [version, by]);
+      const first = wanted.get(name) ?? { version, by: `examples/${example}` };
+      if (first.version !== version)
+        throw new Error(`examples/${example} pins ${name}@${version}, ${first.by} ${first.version}`);
+      wanted.set(name, first);
     }
   }
-  return [...wanted].map(([name, [version]]) => `${name}@${version}`);
+  return [...wanted].map(([name, { version }]) => `${name}@${version}`);
 }
 
 export default function setup(project: TestProject): () => void {
