@@ -20,16 +20,21 @@ const form = $<HTMLFormElement>('#composer');
 const message = $<HTMLInputElement>('#message');
 const error = $<HTMLParagraphElement>('#error');
 
-/** Runs a turn with the form locked; an error is shown, and the conversation so far stays stored. */
+function busy(on: boolean): void {
+  document.body.setAttribute('aria-busy', String(on));
+  for (const control of [...form.elements, confirmation] as HTMLButtonElement[]) control.disabled = on;
+}
+
+/** Runs a turn with the controls locked; an error is shown, and the conversation so far stays stored. */
 async function turn(input: TurnInput): Promise<void> {
-  document.body.setAttribute('aria-busy', 'true');
+  busy(true);
   error.textContent = '';
   try {
     await runTurn(runner, key.userId, key.sessionId, input);
   } catch (failure) {
     error.textContent = String(failure);
   } finally {
-    document.body.setAttribute('aria-busy', 'false');
+    busy(false);
   }
 }
 
@@ -51,7 +56,7 @@ function render(session: Session | undefined): void {
   confirmation.dataset.callId = pending?.callId ?? '';
   question.textContent = pending ? `Allow ${pending.tool} ${JSON.stringify(pending.args)}?` : '';
   // While ADK waits for an answer, the answer is the only way on.
-  message.disabled = Boolean(pending);
+  message.readOnly = Boolean(pending);
 }
 
 form.addEventListener('submit', (event) => {
@@ -68,8 +73,16 @@ for (const [button, confirmed] of [
   $(button).addEventListener('click', () => void turn({ callId: confirmation.dataset.callId ?? '', confirmed }));
 }
 
-await store.getOrCreateSession({ ...key, state: { balance: 100 } });
-watchSession(store, key).watch(render, (failure) => {
+const show = (failure: unknown): void => {
   error.textContent = String(failure);
-});
-document.body.setAttribute('aria-busy', 'false');
+};
+// Locked until the conversation is first drawn.
+busy(true);
+store.getOrCreateSession({ ...key, state: { balance: 100 } }).then(() => {
+  let first = true;
+  watchSession(store, key).watch((session) => {
+    render(session);
+    if (first) busy(false);
+    first = false;
+  }, show);
+}, show);
