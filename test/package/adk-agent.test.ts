@@ -101,6 +101,6 @@ it('keeps its page bundle within budget (ADK itself is most of it)', () => {
   const code = readFileSync(path.join(outDir, 'assets', entry as string));
   const gzip = gzipSync(code, { level: 9 }).length;
   console.info(`ADK agent page bundle: ${code.length} B minified, ${gzip} B gzip`);
-  // ADK's web build bundled as published stops at a parse error; with the plugin it is about 1 MB / 250 KB gzip.
+  // ADK's web build bundled as published stops at a parse error; with the plugin it is about 1.1 MB / 265 KB gzip.
   expect(gzip).toBeLessThan(300_000);
 });

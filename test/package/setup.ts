@@ -36,6 +36,9 @@ const FIXTURE_DEPENDENCIES: Record<string, string> = {
 };
 
 const EXAMPLES = path.resolve(import.meta.dirname, '../../examples');
+const VERSION = (
+  JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }
+).version;
 
 /** Every example's dependencies, with the fixture's: one version of each, or the examples disagree. */
 function dependencies(): string[] {
@@ -49,7 +52,12 @@ function dependencies(): string[] {
       devDependencies?: Record<string, string>;
     };
     for (const [name, version] of Object.entries({ ...manifest.dependencies, ...manifest.devDependencies })) {
-      if (name === 'idb-adk-sessions') continue;
+      if (name === 'idb-adk-sessions') {
+        // The tarball is installed in its place; what the example asks for is the release it is.
+        if (version !== VERSION)
+          throw new Error(`examples/${example} wants idb-adk-sessions@${version}, not ${VERSION}`);
+        continue;
+      }
       if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`examples/${example}: ${name}@${version} is not pinned`);
       const first = wanted.get(name) ?? { version, by: `examples/${example}` };
       if (first.version !== version)
