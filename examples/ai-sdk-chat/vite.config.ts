@@ -1,4 +1,4 @@
-import { defineConfig } from 'vite';
+import type { UserConfig } from 'vite';
 
-// Module workers: the store's worker then loads search, export and its other parts as chunks, on first use.
-export default defineConfig({ worker: { format: 'es' } });
+// Module workers, so the store's worker loads its later parts (search, export, sync) as chunks of their own.
+export default { worker: { format: 'es' } } satisfies UserConfig;

@@ -5,7 +5,8 @@
  * private window: each has its own IndexedDB) to see one device's messages reach
  * the other. Text is set with `textContent`: nothing from the store is parsed as HTML.
  *
- * The address can name the server, the token and a label: `?server=http://127.0.0.1:8787&token=dev-token&device=A`.
+ * The address can name the server, the token, its user and a label:
+ * `?server=http://127.0.0.1:8787&token=dev-token&user=demo-user&device=A`.
  */
 import {
   createAppender,
