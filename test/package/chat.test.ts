@@ -129,12 +129,12 @@ it('sends a photo with the server gone, shows it in both tabs, searches and expo
       await expect.poll(() => messages(page), { timeout: 15_000 }).toEqual(sent);
       await expect.poll(() => photoShown(page)).toEqual([true]);
     }
-    // The other tab sends next, and both show the answer.
+    // The other tab sends next: the photo goes to the model with the history, and both tabs show the answer.
     await send(b, 'what was in it?');
     for (const page of [a, b]) {
       await expect
         .poll(() => messages(page), { timeout: 15_000 })
-        .toEqual([...sent, 'what was in it?', 'You said: what was in it?']);
+        .toEqual([...sent, 'what was in it?', 'You said: what was in it? (1 photo in this chat)']);
     }
   } finally {
     await context.close();
