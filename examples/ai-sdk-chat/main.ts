@@ -1,12 +1,13 @@
 /**
  * An offline chat: the AI SDK's `useChat`, its history in idb-adk-sessions (a
  * worker owns the database), one chat per id, kept across reloads, in step
- * across tabs, photos included, a list of chats by title, and every message
- * the user typed kept when the network is gone.
+ * across tabs, photos included, a list of chats by title, search over every
+ * chat, an export of them all as a zip, and every message the user typed kept
+ * when the network is gone.
  */
 import { useChat } from '@ai-sdk/react';
 import { Experimental_Agent as Agent, DirectChatTransport, type InferAgentUIMessage } from 'ai';
-import { openSessionStore } from 'idb-adk-sessions';
+import { exportArchiveToBlob, openSessionStore, type SearchHit } from 'idb-adk-sessions';
 import { chatTitle } from 'idb-adk-sessions/ai-sdk';
 import { useChatInStep, useStoredChat } from 'idb-adk-sessions/ai-sdk/react';
 import { SessionStoreProvider, useSessions } from 'idb-adk-sessions/react';
@@ -120,9 +121,60 @@ function Chat({ chatId }: { chatId: string }): ReactNode {
   );
 }
 
+/** Search over every chat's messages (the store's full-text index); a hit links to its chat. */
+function Search(): ReactNode {
+  const [hits, setHits] = useState<SearchHit[] | undefined>();
+  const [query, setQuery] = useState('');
+  return h(
+    'search',
+    null,
+    h(
+      'form',
+      {
+        onSubmit: (event: { preventDefault(): void }) => {
+          event.preventDefault();
+          if (!query.trim()) return setHits(undefined);
+          store.searchEvents({ ...user, query }).then((found) => setHits(found.hits), alert);
+        },
+      },
+      h('input', {
+        'aria-label': 'Search',
+        type: 'search',
+        value: query,
+        onChange: (event: { target: { value: string } }) => setQuery(event.target.value),
+      }),
+      h('button', { type: 'submit' }, 'Search'),
+    ),
+    hits
+      ? h(
+          'ul',
+          { 'aria-label': 'Search results' },
+          hits.map((hit) =>
+            h('li', { key: hit.eventId }, h('a', { href: `#${encodeURIComponent(hit.sessionId)}` }, hit.snippet.text)),
+          ),
+        )
+      : null,
+  );
+}
+
+/** Every chat and its photos as one zip file (`importArchive` reads it back). */
+async function downloadAll(): Promise<void> {
+  const url = URL.createObjectURL(await exportArchiveToBlob(store, { appName: user.appName }));
+  const link = Object.assign(document.createElement('a'), { href: url, download: 'chats.zip' });
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
 function App(): ReactNode {
   const [chatId, open] = useChatId();
-  return h('div', { className: 'app' }, h(Chats, { current: chatId, open }), h(Chat, { chatId }));
+  return h(
+    'div',
+    { className: 'app' },
+    h(Chats, { current: chatId, open }),
+    h(Search),
+    h('button', { type: 'button', onClick: () => void downloadAll().catch(alert) }, 'Export all chats'),
+    h(Chat, { chatId }),
+  );
 }
 
 createRoot(document.getElementById('root') as HTMLElement).render(

@@ -1,6 +1,7 @@
 /**
  * The AI SDK's own mock model, so the example runs with no server and no key,
  * behind a transport that, like a real one's `fetch`, fails when the network is off.
+ * It answers "You said: …", and counts the photos in the history it was sent.
  */
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { type ChatTransport, simulateReadableStream, type UIMessage } from 'ai';
@@ -12,7 +13,11 @@ export function echoModel(): MockLanguageModelV4 {
       const last = prompt.findLast((message) => message.role === 'user');
       const said =
         last?.role === 'user' ? last.content.map((part) => (part.type === 'text' ? part.text : '')).join('') : '';
-      const reply = `You said: ${said}`;
+      // Like a model that sees images: it counts the photos the history sent it.
+      const photos = prompt
+        .flatMap((message) => (message.role === 'user' ? message.content : []))
+        .filter((part) => part.type === 'file' && part.mediaType.startsWith('image/')).length;
+      const reply = `You said: ${said}${photos ? ` (${photos} photo${photos > 1 ? 's' : ''} in this chat)` : ''}`;
       const chunks: LanguageModelV4StreamPart[] = [
         { type: 'stream-start', warnings: [] },
         { type: 'text-start', id: 't' },

@@ -69,7 +69,7 @@ interface Served {
 async function buildAndServe(): Promise<Served> {
   await run(vite, ['build', '--logLevel', 'warn']);
   // The AI SDK example, served beside the demo at ai-sdk-chat/.
-  await run(vite, ['build', '--config', 'examples/ai-sdk-chat/vite.config.ts', '--logLevel', 'warn']);
+  await run(vite, ['build', '--config', 'test/e2e/ai-sdk-chat.vite.config.ts', '--logLevel', 'warn']);
   const port = await freePort();
   const server = spawn(vite, ['preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -1,8 +1,7 @@
-// An in-browser ADK agent as a user writes it: ADK's Runner and LlmAgent, this store
-// through its worker, bundled by Vite with `idb-adk-sessions/vite`.
-import { runTurn } from './adk-turn.js';
+// ADK in a worker of the app's own (the store in-thread there), bundled by Vite with
+// `idb-adk-sessions/vite` in `worker.plugins`. ADK in the page is examples/adk-agent.
 
-/** The same turn, with ADK running in a worker of the app's own (the store in-thread there). */
+/** One turn in a fresh worker; resolves with its replies and every stored text. */
 function turnInWorker(text) {
   const worker = new Worker(new URL('./adk-worker.js', import.meta.url), { type: 'module' });
   return new Promise((resolve, reject) => {
@@ -16,4 +15,4 @@ function turnInWorker(text) {
   });
 }
 
-window.adkConsumer = { turn: (text) => runTurn(text, 'shared'), turnInWorker };
+window.adkConsumer = { turnInWorker };
