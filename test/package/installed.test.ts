@@ -14,13 +14,13 @@ const tarball = inject('tarball');
 const bin = (name: string) => path.resolve('node_modules/.bin', name);
 
 describe('the tarball', () => {
-  it('holds the library only: its modules, the worker, declarations, package.json and README', () => {
+  it('holds the library only: its modules, the worker, declarations, package.json, README and LICENSE', () => {
     const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
       .trim()
       .split('\n')
       .map((f) => f.replace(/^package\//, ''));
     const library = /^dist\/(?!demo\/|types\/)[\w/-]+\.js(\.map)?$|^dist\/types\/(src|worker)\/[\w/-]+\.d\.ts$/;
-    expect(files.filter((f) => !library.test(f)).sort()).toEqual(['README.md', 'package.json']);
+    expect(files.filter((f) => !library.test(f)).sort()).toEqual(['LICENSE', 'README.md', 'package.json']);
     for (const entry of [
       'dist/index.js',
       'dist/adk.js',
