@@ -46,7 +46,8 @@ export const searchEventsRequestSchema = z.object({
   forms: z.optional(z.boolean()),
 });
 
-export type SearchEventsRequest = z.input<typeof searchEventsRequestSchema>;
+// Declared in public/search.ts; test/types/named-types.test-d.ts checks it against the schema.
+export type { SearchEventsRequest } from '../public/search.js';
 
 /** One event that matched. */
 export interface SearchHit {
