@@ -5,6 +5,7 @@
 
 export type {
   ArchiveImportOutcome,
+  ArtifactEngineOptions,
   ArtifactFileRequest,
   ArtifactFront,
   ArtifactKeyRequest,
@@ -13,6 +14,7 @@ export type {
   ArtifactUsageRequest,
   ArtifactVersion,
   ArtifactVersionRequest,
+  Base64Form,
   LoadedArtifactBlob,
   SaveArtifactBlobRequest,
   SaveArtifactRequest,

@@ -9,3 +9,13 @@
  * stored session, `'replace'` deletes it first.
  */
 export type ConflictPolicy = 'error' | 'skip' | 'replace';
+
+/** What an import wrote (`importSessions`, and the sessions part of `importArchive`). */
+export interface ImportResult {
+  /** Sessions written (new or replacing a stored one). */
+  sessions: number;
+  /** Events written, over all written sessions. */
+  events: number;
+  /** Sessions left out because their id existed (`onConflict: 'skip'`). */
+  skipped: number;
+}

@@ -6,6 +6,7 @@
  */
 import { InvalidInputError } from '../errors.js';
 import type { ImportOutcome } from '../protocol.js';
+import type { ImportResult } from '../public/transfer.js';
 import type { ConflictPolicy, Session } from '../types.js';
 import { sessionsOf } from './format.js';
 import type { SessionImportOptions } from './prepare.js';
@@ -46,7 +47,7 @@ export interface ImportOptions {
   signal?: AbortSignal;
 }
 
-export type ImportResult = ImportOutcome;
+export type { ImportResult };
 
 export function parseJson(text: string): unknown {
   try {
