@@ -13,9 +13,9 @@ import type {
 } from '@google/adk';
 import type { ArtifactFront } from '../artifacts/index.js';
 
-/** ADK's `Part` and `ArtifactVersion` (the latter not exported by name from `@google/adk`). */
-type Part = SaveArtifactRequest['artifact'];
-type AdkArtifactVersion = NonNullable<Awaited<ReturnType<BaseArtifactService['getArtifactVersion']>>>;
+// ADK's `Part` and `ArtifactVersion` are not exported by name from `@google/adk`: the methods are
+// typed with its service's own signatures (`ReturnType<BaseArtifactService[...]>`), which public
+// declarations can name.
 
 /** What the adapter needs: `store.artifacts` of any store, in-thread or through a worker. */
 export type AdkCompatibleArtifacts = Pick<
@@ -49,8 +49,8 @@ export class AdkArtifactService implements BaseArtifactService {
     return this.artifacts.saveArtifact(request as Parameters<AdkCompatibleArtifacts['saveArtifact']>[0]);
   }
 
-  async loadArtifact(request: LoadArtifactRequest): Promise<Part | undefined> {
-    return (await this.artifacts.loadArtifact(request)) as Part | undefined;
+  async loadArtifact(request: LoadArtifactRequest): ReturnType<BaseArtifactService['loadArtifact']> {
+    return (await this.artifacts.loadArtifact(request)) as Awaited<ReturnType<BaseArtifactService['loadArtifact']>>;
   }
 
   listArtifactKeys(request: ListArtifactKeysRequest): Promise<string[]> {
@@ -65,11 +65,11 @@ export class AdkArtifactService implements BaseArtifactService {
     return this.artifacts.listVersions(request);
   }
 
-  listArtifactVersions(request: ListVersionsRequest): Promise<AdkArtifactVersion[]> {
+  listArtifactVersions(request: ListVersionsRequest): ReturnType<BaseArtifactService['listArtifactVersions']> {
     return this.artifacts.listArtifactVersions(request);
   }
 
-  getArtifactVersion(request: LoadArtifactRequest): Promise<AdkArtifactVersion | undefined> {
+  getArtifactVersion(request: LoadArtifactRequest): ReturnType<BaseArtifactService['getArtifactVersion']> {
     return this.artifacts.getArtifactVersion(request);
   }
 }

@@ -10,6 +10,8 @@
  * const initial = await chat.load(); // files as data: URLs
  * useChat({ id: sessionId, messages: initial, transport: chat.transport(transport), onFinish: chat.onFinish });
  */
+
+export type { ArtifactFiles } from './files.js';
 export {
   AI_SDK_METADATA_KEY,
   eventsToMessages,
