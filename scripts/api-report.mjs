@@ -69,19 +69,25 @@ for (const config of configs) {
     showVerboseMessages: false,
     messageCallback(message) {
       // A changed report is told once, below, with what to do about it.
-      if (message.messageId === 'console-api-report-changed' || message.messageId === 'console-api-report-copied') {
+      const quiet = ['console-api-report-not-copied', 'console-api-report-copied', 'console-api-report-created'];
+      if (quiet.includes(message.messageId)) {
+        message.logLevel = 'none';
         message.handled = true;
       }
       const forgotten = /^The symbol "([\w$]+)" needs to be exported/.exec(message.text);
       if (message.messageId === 'ae-forgotten-export' && forgotten) {
         if (exportedElsewhere(config.mainEntryPointFilePath, forgotten[1], message.sourceFilePath)) {
+          message.logLevel = 'none';
           message.handled = true;
         }
       }
     },
   });
   const report = relative('.', join(config.reportFolder, config.reportConfigs[0]?.fileName ?? ''));
-  if (result.apiReportChanged) changed.push(report);
+  if (result.apiReportChanged)
+    changed.push(
+      `${report} (now: ${relative('.', join(config.reportTempFolder, config.reportConfigs[0]?.fileName ?? ''))})`,
+    );
   if (result.errorCount > 0 || (!local && result.warningCount > 0)) failed.push(report);
   else console.log(`  ${report}: ${result.apiReportChanged ? (local ? 'updated' : 'differs') : 'unchanged'}`);
 }
@@ -91,7 +97,7 @@ if (failed.length > 0) {
 }
 if (changed.length > 0 && !local) {
   console.error(
-    `\nThe public API differs from ${changed.join(', ')}.\n` +
+    `\nThe public API differs from the report checked in: ${changed.join(', ')}.\n` +
       'If the change is intended, run "npm run api" to rewrite the reports, review the diff and commit it.\n' +
       'If it is not, the change to the exported types or values is the bug.',
   );

@@ -89,12 +89,17 @@ export type { ImportOutcome };
 
 /** A committed change, told to subscribers in this tab and others. */
 export interface StoreChange {
+  /** What happened to the session: created (or imported), events appended, or deleted. */
   type: 'created' | 'appended' | 'deleted';
+  /** The session's app. */
   appName: string;
+  /** The session's user. */
   userId: string;
+  /** The session's id. */
   sessionId: string;
   /** The session's revision after the change (0 for a new session, -1 once deleted). */
   revision: number;
+  /** The session's `lastUpdateTime` after the change (epoch ms). */
   lastUpdateTime: number;
   /** Ids of the events the change stored (appends only). */
   eventIds: string[];

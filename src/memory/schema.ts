@@ -77,13 +77,17 @@ export type { DeleteMemoryRequest, MemoryUserKey, SearchMemoryRequest } from '..
 export interface MemoryHit {
   /** What `deleteMemory` takes. */
   id: string;
+  /** The session the entry was added for; absent for events added without one. */
   sessionId?: string;
+  /** The id of the event the entry was taken from. */
   eventId: string;
+  /** The event's author. */
   author?: string;
   /** Epoch milliseconds (the ADK adapter gives ISO 8601, as ADK expects). */
   timestamp: number;
   /** The event's message: its role and its text parts. */
   content: { role?: string; parts: { text: string }[] };
+  /** The `customMetadata` the entry was added with (`addEventsToMemory`). */
   customMetadata?: Record<string, unknown>;
   /** Relevance (BM25, to 12 significant digits), best first; equal scores come newest first. */
   score: number;
