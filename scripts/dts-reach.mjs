@@ -5,12 +5,12 @@
 // `import('…')`), out of all those the build wrote. A file reached is a file whose types a user
 // can end up holding, so the fewer the better.
 //
-//   node scripts/dts-reach.mjs [entry.d.ts]    (default: dist/types/src/index.d.ts)
+//   node scripts/dts-reach.mjs [entry.d.ts] [--list]   (default entry: dist/types/src/index.d.ts; --list names the files)
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const root = 'dist/types';
-const entry = resolve(process.argv[2] ?? join(root, 'src/index.d.ts'));
+const entry = resolve(process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? join(root, 'src/index.d.ts'));
 if (!existsSync(entry)) {
   console.error(`${relative('.', entry)} not found: run "npx tsc -p tsconfig.build.json" first.`);
   process.exit(1);

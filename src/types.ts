@@ -2,28 +2,25 @@
  * The session service's method shapes. Its data types are declared, with TSDoc, in
  * `public/` (re-exported here); the zod schemas in `schema.ts` check them at run time.
  */
+import type { AppSummary, ListUsersRequest, UserSummary } from './public/catalog.js';
 import type {
   AppendEventRequest,
   AppStateRequest,
-  AppSummary,
   CreateSessionRequest,
   DeleteSessionRequest,
   Event,
   GetSessionRequest,
   ListSessionsRequest,
   ListSessionsResponse,
-  ListUsersRequest,
   Session,
   UserStateRequest,
-  UserSummary,
-} from './public/index.js';
+} from './public/sessions.js';
 
+export type { AppSummary, ListSessionKeysRequest, ListUsersRequest, UserSummary } from './public/catalog.js';
 export type {
   AppendEventRequest,
   AppendEventsRequest,
   AppStateRequest,
-  AppSummary,
-  ConflictPolicy,
   Content,
   CreateSessionRequest,
   DeleteSessionRequest,
@@ -32,16 +29,14 @@ export type {
   EventActions,
   GetSessionConfig,
   GetSessionRequest,
-  ListSessionKeysRequest,
   ListSessionsRequest,
   ListSessionsResponse,
-  ListUsersRequest,
   Part,
   Session,
   SessionKey,
   UserStateRequest,
-  UserSummary,
-} from './public/index.js';
+} from './public/sessions.js';
+export type { ConflictPolicy } from './public/transfer.js';
 
 /** The ADK session-service method shapes, implemented in-thread and through a worker alike. */
 export interface SessionService {
