@@ -3,9 +3,10 @@
  * the method shapes of Google ADK's `BaseSessionService`.
  */
 
+// Not on the artifacts face: its module is the engine's, which the adk subpath must not reach.
+export type { ArtifactEngineOptions } from './artifacts/engine.js';
 export type {
   ArchiveImportOutcome,
-  ArtifactEngineOptions,
   ArtifactFileRequest,
   ArtifactFront,
   ArtifactKeyRequest,

@@ -3,7 +3,6 @@
  * `store.artifacts` on every store, bytes kept as Blobs.
  */
 export type { Base64Form } from './base64.js';
-export type { ArtifactEngineOptions } from './engine.js';
 export type { ArtifactFront, LoadedArtifactBlob } from './front.js';
 export type {
   ArchiveImportOutcome,
