@@ -21,7 +21,16 @@ export interface IndexedDbSessionServiceOptions extends EngineOptions, ArtifactE
  * Declared as an interface (with the constructor below) so its type is the public `SessionStore`,
  * not the class that implements it.
  */
-export interface IndexedDbSessionService extends SessionStore {}
+export interface IndexedDbSessionService extends SessionStore {
+  /**
+   * Marks a store made by `new IndexedDbSessionService`, the only kind `exposeSessionService`
+   * can serve: a worker client has no engine in this thread to serve, and must not type-check as one.
+   */
+  readonly [inThreadService]: true;
+}
+
+/** The key of `IndexedDbSessionService`'s brand: a symbol type only (nothing at run time), which no other store has. */
+declare const inThreadService: unique symbol;
 
 /**
  * The session store running in this thread, over the given `IDBFactory`: real
@@ -40,6 +49,9 @@ export interface IndexedDbSessionService extends SessionStore {}
  */
 export const IndexedDbSessionService: new (options?: IndexedDbSessionServiceOptions) => IndexedDbSessionService =
   class IndexedDbSessionService extends Store {
+    // The brand is a type only: `exposeSessionService` checks the real thing (its engine) at run time.
+    declare readonly [inThreadService]: true;
+
     constructor(options: IndexedDbSessionServiceOptions = {}) {
       // Made here, not on first use: a missing IndexedDB is told by the constructor, as before.
       const engine = new StoreEngine(options);
