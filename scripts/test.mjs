@@ -64,6 +64,9 @@ run('docs code blocks', process.execPath, ['scripts/check-doc-blocks.mjs']);
 // The demo page is built by the e2e tests' own setup; here the library and its declarations.
 run('build library', bin('vite'), ['build', '--mode', 'lib', '--logLevel', 'warn']);
 run('build declarations', bin('tsc'), ['-p', 'tsconfig.build.json']);
+// The public API of every entry against the reports in api/: a surface change without its report
+// fails here (run `npm run api`, review and commit the reports); so does an export without TSDoc.
+run('API report', 'node', ['scripts/api-report.mjs']);
 // Every project with the first engine, then the browser suites of each other engine on their own:
 // run side by side, two browsers and the Node tests overload a 2-core machine until tests time out.
 const [first, ...others] = engines;

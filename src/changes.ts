@@ -9,11 +9,15 @@ export const channelName = (dbName: string): string => `idb-adk-sessions:${dbNam
 
 /** Which changes to hear: every change (`{}`), an app's, one user's sessions, or one session's. */
 export interface ChangeFilter {
+  /** Only changes to this app's sessions and state. */
   appName?: string;
+  /** Only changes to this user's sessions and state (with `appName`). */
   userId?: string;
+  /** Only changes to this session (with `appName` and `userId`). */
   sessionId?: string;
 }
 
+/** Called with each committed change a `subscribe` filter matches. */
 export type ChangeListener = (change: StoreChange) => void;
 
 function matches(filter: ChangeFilter, change: StoreChange): boolean {

@@ -6,6 +6,7 @@
  * `instanceof` and the fields work on the page as in the worker.
  */
 
+/** The `code` of each error of the family: stable across releases and across the worker boundary. */
 export type ErrorCode =
   | 'ALREADY_EXISTS'
   | 'SESSION_NOT_FOUND'
@@ -18,7 +19,9 @@ export type ErrorCode =
   | 'STORAGE_ERROR'
   | 'SYNC_FAILED';
 
+/** The base of every error the store raises on purpose: `instanceof` it, or read its `code`. */
 export class SessionStoreError extends Error {
+  /** Which error this is. */
   readonly code: ErrorCode;
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -103,6 +106,7 @@ export class StorageError extends SessionStoreError {
 export class SyncError extends SessionStoreError {
   constructor(
     message: string,
+    /** What failed: see the class's description. */
     readonly kind: 'network' | 'auth' | 'server' | 'refused' = 'network',
     /** The HTTP status; 0 when there was no answer. */
     readonly status = 0,

@@ -3,6 +3,8 @@
  * the method shapes of Google ADK's `BaseSessionService`.
  */
 
+// Not on the artifacts face: its module is the engine's, which the adk subpath must not reach.
+export type { ArtifactEngineOptions } from './artifacts/engine.js';
 export type {
   ArchiveImportOutcome,
   ArtifactFileRequest,
@@ -13,6 +15,7 @@ export type {
   ArtifactUsageRequest,
   ArtifactVersion,
   ArtifactVersionRequest,
+  Base64Form,
   LoadedArtifactBlob,
   SaveArtifactBlobRequest,
   SaveArtifactRequest,

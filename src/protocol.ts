@@ -7,6 +7,7 @@
 import type { ArtifactBackend } from './artifacts/protocol.js';
 import type { WireError } from './errors.js';
 import type { MemoryBackend } from './memory/protocol.js';
+import type { ImportResult as ImportOutcome } from './public/transfer.js';
 import type { SearchBackend } from './search/protocol.js';
 import type { SyncBackend } from './sync/protocol.js';
 import type {
@@ -83,23 +84,22 @@ export interface ImportBatch {
   onConflict: ConflictPolicy;
 }
 
-export interface ImportOutcome {
-  /** Sessions written (new or replacing a stored one). */
-  sessions: number;
-  /** Events written, over all written sessions. */
-  events: number;
-  /** Sessions left out because their id existed (`onConflict: 'skip'`). */
-  skipped: number;
-}
+// Public as `ImportResult` (public/transfer.ts); the same type under the name the store's code uses.
+export type { ImportOutcome };
 
 /** A committed change, told to subscribers in this tab and others. */
 export interface StoreChange {
+  /** What happened to the session: created (or imported), events appended, or deleted. */
   type: 'created' | 'appended' | 'deleted';
+  /** The session's app. */
   appName: string;
+  /** The session's user. */
   userId: string;
+  /** The session's id. */
   sessionId: string;
   /** The session's revision after the change (0 for a new session, -1 once deleted). */
   revision: number;
+  /** The session's `lastUpdateTime` after the change (epoch ms). */
   lastUpdateTime: number;
   /** Ids of the events the change stored (appends only). */
   eventIds: string[];

@@ -6,8 +6,11 @@
  */
 import { setOwn } from './json.js';
 
+/** The prefix of a state key shared by every user and session of an app. */
 export const APP_PREFIX = 'app:';
+/** The prefix of a state key shared by every session of one user. */
 export const USER_PREFIX = 'user:';
+/** The prefix of a state key that lives for one invocation and is never stored. */
 export const TEMP_PREFIX = 'temp:';
 
 export type StateRecord = Record<string, unknown>;

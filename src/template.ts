@@ -21,6 +21,7 @@ const PREFIXES = [APP_PREFIX, USER_PREFIX, TEMP_PREFIX];
  */
 export class MissingTemplateKeyError extends InvalidInputError {
   constructor(
+    /** The state key the template names and the state lacks. */
     readonly key: string,
     message: string,
   ) {
@@ -30,6 +31,7 @@ export class MissingTemplateKeyError extends InvalidInputError {
 
 familyNames.set(MissingTemplateKeyError, 'MissingTemplateKeyError');
 
+/** How `injectSessionState` resolves what the state does not hold. */
 export interface InjectOptions {
   /**
    * Resolves `{artifact.<name>}`: return the artifact (a string, or an object
@@ -77,8 +79,10 @@ function format(value: unknown, isArtifact: boolean): string {
  * The result is plain text for a model, not HTML: never insert it as markup.
  *
  * @example
+ * ```ts
  * injectSessionState('Hello {user:name}, you asked about {topic?}.', { 'user:name': 'Ada' });
  * // 'Hello Ada, you asked about .'
+ * ```
  */
 export function injectSessionState(
   template: string,

@@ -26,17 +26,21 @@ function describePath(path: (string | number)[]): string {
  * failed append leaves it as it was. Only own keys count (`__proto__` is a plain key).
  *
  * @example
+ * ```ts
  * const turn = new TurnState(session.state);
  * turn.set('user:name', 'Ada');
  * turn.set('temp:draft', reply);
  * await appendWithState(store, session, replyEvent, turn); // the event's stateDelta carries both
+ * ```
  */
 export class TurnState {
   private delta: Record<string, unknown> = {};
 
   constructor(private base: Readonly<Record<string, unknown>> = {}) {}
 
+  /** The value of `key` as this turn sees it (a pending write, else the base), or `undefined`. */
   get<T = unknown>(key: string): T | undefined;
+  /** The value of `key` as this turn sees it, or `defaultValue` when neither the writes nor the base hold it. */
   get<T>(key: string, defaultValue: T): T;
   get(key: string, defaultValue?: unknown): unknown {
     if (Object.hasOwn(this.delta, key)) return this.delta[key];
@@ -57,10 +61,12 @@ export class TurnState {
     for (const key of Object.keys(delta)) this.set(key, delta[key]);
   }
 
+  /** Whether the writes or the base hold `key`. */
   has(key: string): boolean {
     return Object.hasOwn(this.delta, key) || Object.hasOwn(this.base, key);
   }
 
+  /** Whether there are pending writes. */
   hasDelta(): boolean {
     return Object.keys(this.delta).length > 0;
   }

@@ -1,138 +1,64 @@
 /**
- * Public data types, in ADK's shapes (package `@google/adk` 2.x): camelCase
- * fields, timestamps in epoch milliseconds. Boundary data types are inferred
- * from the zod schemas in `schema.ts`.
+ * The session service's method shapes. Its data types are declared, with TSDoc, in
+ * `public/` (re-exported here); the zod schemas in `schema.ts` check them at run time.
  */
-import type * as z from 'zod/mini';
+import type { AppSummary, ListUsersRequest, UserSummary } from './public/catalog.js';
 import type {
-  conflictPolicySchema,
-  contentSchema,
-  createSessionRequestSchema,
-  durabilitySchema,
-  eventActionsSchema,
-  eventShape,
-  getSessionConfigSchema,
-  listSessionKeysRequestSchema,
-  listSessionsRequestSchema,
-  listUsersRequestSchema,
-  partSchema,
-} from './schema.js';
+  AppendEventRequest,
+  AppStateRequest,
+  CreateSessionRequest,
+  DeleteSessionRequest,
+  Event,
+  GetSessionRequest,
+  ListSessionsRequest,
+  ListSessionsResponse,
+  Session,
+  UserStateRequest,
+} from './public/sessions.js';
 
-/** One part of a message: text, a function call or response, inline data, ... */
-export type Part = z.input<ReturnType<typeof partSchema>>;
-/** A message: its role and parts. */
-export type Content = z.input<ReturnType<typeof contentSchema>>;
-/** What an event does besides its content; `stateDelta` is how state changes. */
-export type EventActions = z.input<ReturnType<typeof eventActionsSchema>>;
-/** An ADK event. Every field, known or not, is stored and returned unchanged. */
-export type Event = z.input<ReturnType<typeof eventShape>>;
-
-/** A conversation. `state` is the merged view: session keys plus `app:`/`user:` keys. */
-export interface Session {
-  id: string;
-  appName: string;
-  userId: string;
-  state: Record<string, unknown>;
-  events: Event[];
-  /** Epoch milliseconds: creation time, then the timestamp of the last appended event. */
-  lastUpdateTime: number;
-}
-
-export interface SessionKey {
-  appName: string;
-  userId: string;
-  sessionId: string;
-}
-
-export type CreateSessionRequest = z.input<ReturnType<typeof createSessionRequestSchema>>;
-export type GetSessionConfig = z.input<ReturnType<typeof getSessionConfigSchema>>;
-export interface GetSessionRequest extends SessionKey {
-  config?: GetSessionConfig;
-}
-export type ListSessionsRequest = z.input<ReturnType<typeof listSessionsRequestSchema>>;
-export interface ListSessionsResponse {
-  sessions: Session[];
-  /** 1-based. */
-  page: number;
-  /** Equals `totalItems` when no limit was asked for. */
-  limit: number;
-  totalItems: number;
-  totalPages: number;
-}
-export type DeleteSessionRequest = SessionKey;
-
-/** Every app's sessions (nothing given), one app's, or one user's (`userId` needs `appName`). */
-export type ListSessionKeysRequest = z.input<ReturnType<typeof listSessionKeysRequestSchema>>;
-
-/**
- * What an import does with a session whose id already exists for its app and
- * user: `'error'` rejects the whole import with `AlreadyExistsError` (nothing is
- * imported), `'skip'` keeps the stored session, `'replace'` deletes it first.
- */
-export type ConflictPolicy = z.input<ReturnType<typeof conflictPolicySchema>>;
-
-/**
- * `'strict'` waits until the write is flushed to disk; `'relaxed'` until the
- * browser has it (it survives a tab or browser crash, not a power cut);
- * `'default'` is the browser's choice.
- */
-export type Durability = z.input<ReturnType<typeof durabilitySchema>>;
-
-export interface AppendEventRequest {
-  session: Session;
-  event: Event;
-  /** Overrides the store's durability for this append. */
-  durability?: Durability;
-}
-
-/** Several events for one session, stored together or not at all (`appendEvents`). */
-export interface AppendEventsRequest {
-  session: Session;
-  events: Event[];
-  /** Overrides the store's durability for these appends. */
-  durability?: Durability;
-}
-
-export interface UserStateRequest {
-  appName: string;
-  userId: string;
-}
-export interface AppStateRequest {
-  appName: string;
-}
+export type { AppSummary, ListSessionKeysRequest, ListUsersRequest, UserSummary } from './public/catalog.js';
+export type {
+  AppendEventRequest,
+  AppendEventsRequest,
+  AppStateRequest,
+  Content,
+  CreateSessionRequest,
+  DeleteSessionRequest,
+  Durability,
+  Event,
+  EventActions,
+  GetSessionConfig,
+  GetSessionRequest,
+  ListSessionsRequest,
+  ListSessionsResponse,
+  Part,
+  Session,
+  SessionKey,
+  UserStateRequest,
+} from './public/sessions.js';
+export type { ConflictPolicy } from './public/transfer.js';
 
 /** The ADK session-service method shapes, implemented in-thread and through a worker alike. */
 export interface SessionService {
+  /** Creates a session; an id that exists for the app and user is refused with `AlreadyExistsError`. */
   createSession(request: CreateSessionRequest): Promise<Session>;
+  /** The session (events filtered by `config`), or `undefined` when none has that key. */
   getSession(request: GetSessionRequest): Promise<Session | undefined>;
+  /** The session with that key if one exists (`state` is then ignored), else a new one, as `createSession`. */
   getOrCreateSession(request: CreateSessionRequest): Promise<Session>;
+  /** One page of an app's (or a user's) sessions, with their state and without their events. */
   listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse>;
+  /** Deletes the session and its events; app and user state stay. Deleting an unknown session does nothing. */
   deleteSession(request: DeleteSessionRequest): Promise<void>;
+  /** Stores the event, applies its state delta, and updates `request.session` in place; resolves the event. */
   appendEvent(request: AppendEventRequest): Promise<Event>;
   /** The user scope's state, keys without the `user:` prefix. */
   getUserState(request: UserStateRequest): Promise<Record<string, unknown>>;
   /** The app scope's state, keys without the `app:` prefix. */
   getAppState(request: AppStateRequest): Promise<Record<string, unknown>>;
+  /** Closes the store: later calls fail with `StoreClosedError`. */
   close(): Promise<void>;
 }
-
-/** An app the store holds state or sessions for. */
-export interface AppSummary {
-  appName: string;
-  /** Sessions the app has now, over all its users; 0 once they are all deleted (its app state remains). */
-  sessionCount: number;
-}
-
-/** A user of an app. */
-export interface UserSummary {
-  appName: string;
-  userId: string;
-  /** Sessions the user has now in that app; 0 once they are all deleted (the user state remains). */
-  sessionCount: number;
-}
-
-/** Users of one app, by `userId` ascending; `offset` and `limit` page through them. */
-export type ListUsersRequest = z.input<ReturnType<typeof listUsersRequestSchema>>;
 
 /**
  * Beyond ADK's shapes: what the store holds, for tools that browse it (the demo

@@ -38,22 +38,29 @@ export type AdkCompatibleStore = Pick<
  * `temp:` keys visible in the session object for the rest of the invocation).
  *
  * @example
+ * ```ts
  * import { InMemoryRunner, LlmAgent, Runner } from '@google/adk';
  * import { openSessionStore } from 'idb-adk-sessions';
  * import { AdkSessionService } from 'idb-adk-sessions/adk';
  *
  * const sessionService = new AdkSessionService(openSessionStore({ dbName: 'my-agent' }));
  * const runner = new Runner({ appName: 'chat', agent, sessionService });
+ * ```
  */
 export class AdkSessionService extends BaseSessionService {
-  constructor(readonly store: AdkCompatibleStore) {
+  constructor(
+    /** The store every method delegates to. */
+    readonly store: AdkCompatibleStore,
+  ) {
     super();
   }
 
+  /** ADK's `createSession`: a new session; an id that exists for the app and user is refused with `AlreadyExistsError`. */
   async createSession(request: AdkCreateSessionRequest): Promise<AdkSession> {
     return asAdkSession(await this.store.createSession(request));
   }
 
+  /** ADK's `getSession`: the session (events filtered by `config`), or `undefined`. */
   async getSession(request: AdkGetSessionRequest): Promise<AdkSession | undefined> {
     const session = await this.store.getSession(request);
     return session && asAdkSession(session);
@@ -64,11 +71,13 @@ export class AdkSessionService extends BaseSessionService {
     return asAdkSession(await this.store.getOrCreateSession(request));
   }
 
+  /** ADK's `listSessions`: the sessions with their state and without their events, in pages. */
   async listSessions(request: AdkListSessionsRequest): Promise<AdkListSessionsResponse> {
     const listed = await this.store.listSessions(request);
     return { ...listed, sessions: listed.sessions.map(asAdkSession) };
   }
 
+  /** ADK's `deleteSession`: the session and its events; app and user state stay. */
   async deleteSession(request: AdkDeleteSessionRequest): Promise<void> {
     await this.store.deleteSession(request);
   }

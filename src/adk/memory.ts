@@ -19,19 +19,25 @@ type AdkMemoryEntry = SearchMemoryResponse['memories'][number];
  * Memory is what was added (ADK's contract), not every session in the store:
  * `addSessionToMemory` replaces what was added for that session,
  * `addEventsToMemory` adds only events not added before. A search returns the
- * best ten (BM25 over words and CJK bigrams, as `searchEvents` with `match:
- * 'any'`, function words weighing less), for a user message of any length,
+ * best ten (BM25 over words and CJK bigrams, as `searchEvents` with
+ * `match: 'any'`, function words weighing less), for a user message of any length,
  * with ISO 8601 timestamps as ADK's prompt expects. Each entry keeps
  * its `id` (for `deleteMemory`), as adk-python's entries do.
  *
  * @example
+ * ```ts
  * const store = openSessionStore({ dbName: 'my-agent' });
  * const runner = new Runner({ appName: 'chat', agent, sessionService: new AdkSessionService(store),
  *   memoryService: new AdkMemoryService(store.memory) });
+ * ```
  */
 export class AdkMemoryService implements BaseMemoryService {
-  constructor(readonly memory: AdkCompatibleMemory) {}
+  constructor(
+    /** The memory every method delegates to (`store.memory`). */
+    readonly memory: AdkCompatibleMemory,
+  ) {}
 
+  /** ADK's `addSessionToMemory`: what memory holds of the session becomes its events with text now (re-adding replaces). */
   addSessionToMemory(session: AdkSession): Promise<void> {
     return this.memory.addSessionToMemory(session as unknown as Parameters<MemoryFront['addSessionToMemory']>[0]);
   }
@@ -41,6 +47,7 @@ export class AdkMemoryService implements BaseMemoryService {
     await this.memory.addEventsToMemory({ ...request, events: request.events as Event[] });
   }
 
+  /** ADK's `searchMemory`: the best ten entries for the query, timestamps in ISO 8601 as ADK's prompt expects. */
   async searchMemory(request: SearchMemoryRequest): Promise<SearchMemoryResponse> {
     const { memories } = await this.memory.searchMemory(request);
     return {

@@ -6,10 +6,14 @@
  * run time. In React, `idb-adk-sessions/ai-sdk/react`'s `useStoredChat` does the rest.
  *
  * @example
+ * ```ts
  * const chat = persistChat(store, { appName: 'chat', userId, sessionId });
  * const initial = await chat.load(); // files as data: URLs
  * useChat({ id: sessionId, messages: initial, transport: chat.transport(transport), onFinish: chat.onFinish });
+ * ```
  */
+
+export type { ArtifactFiles } from './files.js';
 export {
   AI_SDK_METADATA_KEY,
   eventsToMessages,

@@ -10,6 +10,7 @@ import * as z from 'zod/mini';
 import type { Event, Part } from '../types.js';
 import { type PartRest, partFromAdk, partToAdk, type UIPart } from './parts.js';
 
+/** The `customMetadata` key under which an event keeps what ADK has no field for (role, metadata, parts' other fields). */
 export const AI_SDK_METADATA_KEY = 'aiSdk';
 
 /** What the store holds beside the ADK parts; checked on the way out, since any app may have written the event. */
@@ -22,6 +23,7 @@ const recordSchema = z.object({
   counts: z.array(z.number().check(z.int(), z.nonnegative())),
 });
 
+/** How `messageToEvent` fills the event fields a `UIMessage` lacks. */
 export interface ToEventOptions {
   /** Epoch ms (default `Date.now()`). */
   timestamp?: number;
@@ -31,6 +33,7 @@ export interface ToEventOptions {
   author?: string;
 }
 
+/** A `UIMessage` as one ADK event (`id` the message id); `eventToMessage` gives it back exactly. */
 export function messageToEvent(message: UIMessage, options: ToEventOptions = {}): Event {
   const adk: Part[] = [];
   const parts: PartRest[] = [];
@@ -53,6 +56,7 @@ export function messageToEvent(message: UIMessage, options: ToEventOptions = {})
   };
 }
 
+/** The `UIMessage` an event holds: exactly the one `messageToEvent` stored, or one read from an event ADK wrote. */
 export function eventToMessage(event: Event): UIMessage {
   const found = recordSchema.safeParse(event.customMetadata?.[AI_SDK_METADATA_KEY]);
   const adk = event.content?.parts ?? [];

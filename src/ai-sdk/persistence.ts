@@ -14,8 +14,10 @@ import { type ArtifactFiles, type FileResolver, fileResolver, filesToArtifacts, 
 import { eventsToMessages, messageToEvent } from './messages.js';
 import { CHAT_TITLE_KEY, defaultTitle } from './title.js';
 
+/** What `persistChat` needs of a store: appends, `getOrCreateSession`, and `artifacts` for files (any store has them). */
 export type ChatStore = AppendStore & Pick<SessionService, 'getOrCreateSession'> & { artifacts?: ArtifactFiles };
 
+/** How `persistChat` stores a chat: appends (as `createAppender`), the author, where files go, the title. */
 export interface ChatPersistenceOptions<M extends UIMessage = UIMessage> extends AppenderOptions {
   /** Author of assistant messages in the stored events (default `'assistant'`). */
   author?: string;
@@ -59,6 +61,7 @@ export interface ChatPersistence<M extends UIMessage = UIMessage> {
   transport(transport: ChatTransport<M>): ChatTransport<M>;
 }
 
+/** Keeps the chat `key` names in `store`: its messages as ADK events, its files as artifacts, its title in the state. */
 export function persistChat<M extends UIMessage = UIMessage>(
   store: ChatStore,
   key: SessionKey,

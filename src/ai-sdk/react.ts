@@ -7,9 +7,11 @@
  * mid-turn. Needs React and the types of `ai`; not `@ai-sdk/react` itself.
  *
  * @example
+ * ```ts
  * const stored = useStoredChat({ appName: 'chat', userId: 'ada', sessionId: chatId }, { transport });
  * const chat = useChat({ id: stored.id, transport: stored.transport, onFinish: stored.onFinish });
  * useChatInStep(stored, chat);
+ * ```
  */
 import type { ChatTransport, UIMessage } from 'ai';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -20,6 +22,7 @@ import { inStep } from './in-step.js';
 import { type ChatPersistence, type ChatPersistenceOptions, type ChatStore, persistChat } from './persistence.js';
 import { chatTitle, defaultTitle } from './title.js';
 
+/** What `useStoredChat` takes: `persistChat`'s options and the transport requests go through. */
 export interface StoredChatOptions<M extends UIMessage = UIMessage> extends ChatPersistenceOptions<M> {
   /**
    * The transport requests go through (`DefaultChatTransport`, say). Read when
@@ -37,6 +40,7 @@ export interface StoredChat<M extends UIMessage = UIMessage> {
    * also once the store is closed (a `StoreClosedError`).
    */
   status: 'loading' | 'ready' | 'error';
+  /** Why `status` is `'error'`; `undefined` otherwise. */
   error: Error | undefined;
   /**
    * The stored messages, files as `data:` URLs, current with every tab's
@@ -55,9 +59,13 @@ export interface StoredChat<M extends UIMessage = UIMessage> {
 
 /** What `useChatInStep` needs of `useChat`'s result. */
 export interface ChatInStep<M extends UIMessage = UIMessage> {
+  /** The chat's id. */
   readonly id: string;
+  /** The chat's messages as `useChat` holds them. */
   readonly messages: M[];
+  /** `useChat`'s status (`'ready'`, `'submitted'`, `'streaming'`, `'error'`). */
   readonly status: string;
+  /** `useChat`'s `setMessages`. */
   setMessages(messages: M[]): void;
 }
 

@@ -18,6 +18,7 @@ import type {
   ArtifactWrite,
 } from './schema.js';
 
+/** How the artifacts capability stores bytes (an option of `new IndexedDbSessionService`). */
 export interface ArtifactEngineOptions {
   /**
    * How bytes are stored: `'blob'` (default; Chromium and Firefox keep them as

@@ -36,19 +36,66 @@ export interface LoadedArtifactBlob extends ArtifactVersion {
   base64?: Base64Form;
 }
 
-export class ArtifactFront {
-  constructor(private readonly backend: ArtifactBackend) {}
-
+/**
+ * The artifact API every store offers as `store.artifacts`: ADK's `BaseArtifactService` methods
+ * (a `Part` in, a `Part` out) and a Blob-native pair beside them.
+ */
+export interface ArtifactFront {
   /** ADK's `saveArtifact`: stores `artifact` as the next version (from 0) and resolves its number. */
-  async saveArtifact(request: SaveArtifactRequest): Promise<number> {
-    return this.backend.saveArtifact(request);
-  }
-
+  saveArtifact(request: SaveArtifactRequest): Promise<number>;
   /**
    * ADK's `loadArtifact`: the version (latest when omitted) as a `Part`, or `undefined`. A Part
    * comes back as it was saved: every field, base64 written as it was. A version saved as a Blob
    * (or by a release that kept only the payload) comes as a Part built from its record.
    */
+  loadArtifact(request: ArtifactVersionRequest): Promise<ArtifactPart | undefined>;
+  /**
+   * Stores a Blob or `File` as the next version, without ever encoding it:
+   * through a worker the Blob crosses by reference. `mimeType` defaults to the
+   * Blob's own type (else `application/octet-stream`); a `File`'s name is kept.
+   */
+  saveArtifactBlob(request: SaveArtifactBlobRequest): Promise<number>;
+  /** The version (latest when omitted) as a Blob, ready for `URL.createObjectURL`; `undefined` when missing. */
+  loadArtifactBlob(request: ArtifactVersionRequest): Promise<LoadedArtifactBlob | undefined>;
+  /** ADK's `listArtifactKeys`: the session's artifact names and the user's `user:` names, sorted by code unit. */
+  listArtifactKeys(request: ArtifactKeyRequest): Promise<string[]>;
+  /** ADK's `deleteArtifact`: removes every version; a no-op for a missing name. A later save starts again at version 0. */
+  deleteArtifact(request: ArtifactFileRequest): Promise<void>;
+  /** ADK's `listVersions`: the artifact's version numbers, oldest first (empty for a missing name). */
+  listVersions(request: ArtifactFileRequest): Promise<number[]>;
+  /** ADK's `listArtifactVersions`: every version's metadata, oldest first. */
+  listArtifactVersions(request: ArtifactFileRequest): Promise<ArtifactVersion[]>;
+  /** ADK's `getArtifactVersion`: one version's metadata (latest when omitted), or `undefined`. */
+  getArtifactVersion(request: ArtifactVersionRequest): Promise<ArtifactVersion | undefined>;
+  /**
+   * Writes whole sessions and their artifact versions (numbers and creation
+   * times kept) in one transaction: everything is validated first, and on any
+   * error nothing is written. What `importArchive` calls; `importSessions`'s
+   * rules apply to the sessions. A written session's stored artifacts are
+   * replaced; a skipped one's are left out; stored `user:` versions stay.
+   */
+  importWithArtifacts(
+    sessions: readonly Session[],
+    artifacts: readonly unknown[],
+    options?: SessionImportOptions,
+  ): Promise<ArchiveImportOutcome>;
+  /** Artifacts, versions and bytes of an app, a user (sessions and `user:` names) or one session. */
+  artifactUsage(request: ArtifactUsageRequest): Promise<ArtifactUsage>;
+}
+
+/** The `ArtifactFront` over `backend`: a store builds one; nothing else constructs it. */
+export function artifactFrontOver(backend: ArtifactBackend): ArtifactFront {
+  return new BackedArtifactFront(backend);
+}
+
+/** The methods' contracts are on `ArtifactFront`. */
+class BackedArtifactFront implements ArtifactFront {
+  constructor(private readonly backend: ArtifactBackend) {}
+
+  async saveArtifact(request: SaveArtifactRequest): Promise<number> {
+    return this.backend.saveArtifact(request);
+  }
+
   async loadArtifact(request: ArtifactVersionRequest): Promise<ArtifactPart | undefined> {
     const loaded = await this.backend.loadArtifact(request);
     if (!loaded) return undefined;
@@ -70,11 +117,6 @@ export class ArtifactFront {
     }
   }
 
-  /**
-   * Stores a Blob or `File` as the next version, without ever encoding it:
-   * through a worker the Blob crosses by reference. `mimeType` defaults to the
-   * Blob's own type (else `application/octet-stream`); a `File`'s name is kept.
-   */
   async saveArtifactBlob(request: SaveArtifactBlobRequest): Promise<number> {
     // A File's name is read here: a File may reach a worker as a bare Blob.
     let name: string | undefined;
@@ -87,7 +129,6 @@ export class ArtifactFront {
     return this.backend.saveArtifactBlob(request, name);
   }
 
-  /** The version (latest when omitted) as a Blob, ready for `URL.createObjectURL`; `undefined` when missing. */
   async loadArtifactBlob(request: ArtifactVersionRequest): Promise<LoadedArtifactBlob | undefined> {
     const loaded = await this.backend.loadArtifact(request);
     if (!loaded) return undefined;
@@ -116,12 +157,10 @@ export class ArtifactFront {
     }
   }
 
-  /** The session's artifact names and the user's `user:` names, sorted by code unit. */
   async listArtifactKeys(request: ArtifactKeyRequest): Promise<string[]> {
     return this.backend.listArtifactKeys(request);
   }
 
-  /** Removes every version; a no-op for a missing name. A later save starts again at version 0. */
   async deleteArtifact(request: ArtifactFileRequest): Promise<void> {
     return this.backend.deleteArtifact(request);
   }
@@ -139,13 +178,6 @@ export class ArtifactFront {
     return this.backend.getArtifactVersion(request);
   }
 
-  /**
-   * Writes whole sessions and their artifact versions (numbers and creation
-   * times kept) in one transaction: everything is validated first, and on any
-   * error nothing is written. What `importArchive` calls; `importSessions`'s
-   * rules apply to the sessions. A written session's stored artifacts are
-   * replaced; a skipped one's are left out; stored `user:` versions stay.
-   */
   async importWithArtifacts(
     sessions: readonly Session[],
     artifacts: readonly unknown[],
@@ -158,7 +190,6 @@ export class ArtifactFront {
     );
   }
 
-  /** Artifacts, versions and bytes of an app, a user (sessions and `user:` names) or one session. */
   async artifactUsage(request: ArtifactUsageRequest): Promise<ArtifactUsage> {
     return this.backend.artifactUsage(request);
   }

@@ -16,11 +16,13 @@ import type {
 
 /** ADK's `ArtifactVersion`, with what this store always knows besides. */
 export interface ArtifactVersion {
+  /** The version number: 0 for the first save of a name, then one more per save. */
   version: number;
   /** `indexeddb://<db>/apps/<app>/users/<user>[/sessions/<id>]/artifacts/<name>/versions/<n>`, parts URI-encoded. */
   canonicalUri: string;
   /** Recorded for every kind: `text/plain` for text, the given type (or `application/octet-stream`) for bytes. */
   mimeType: string;
+  /** What the save was given as `customMetadata`. */
   customMetadata?: Record<string, unknown>;
   /** Epoch milliseconds (adk-python has seconds). */
   createTime: number;
@@ -35,13 +37,17 @@ export interface LoadedArtifact extends ArtifactVersion {
 
 /** What a scope holds: distinct names, versions over all of them, and their bytes. */
 export interface ArtifactUsage {
+  /** Distinct artifact names. */
   artifacts: number;
+  /** Versions, over all those names. */
   versions: number;
+  /** Bytes of those versions' payloads (text as UTF-8, 0 for references). */
   bytes: number;
 }
 
 /** An import's outcome, with the artifact versions written. */
 export interface ArchiveImportOutcome extends ImportOutcome {
+  /** Artifact versions written. */
   artifacts: number;
 }
 

@@ -196,18 +196,18 @@ export const artifactUsageRequestSchema = z
     }),
   );
 
-export type ArtifactKeyRequest = z.input<typeof artifactKeySchema>;
-export type ArtifactFileRequest = z.input<typeof artifactFileSchema>;
-export type ArtifactVersionRequest = z.input<typeof artifactVersionRequestSchema>;
-/** ADK's `Part`: its payload as the store checks it, and any other fields, kept as given. */
-export type ArtifactPart = z.input<typeof artifactPartSchema> & { [field: string]: unknown };
-export type SaveArtifactRequest = Omit<z.input<typeof saveArtifactRequestSchema>, 'artifact'> & {
-  artifact: ArtifactPart;
-};
-export type SaveArtifactBlobRequest = z.input<typeof saveArtifactBlobRequestSchema>;
+// The public request types are declared in public/artifacts.ts; test/types/named-types.test-d.ts checks them against these schemas.
+export type {
+  ArtifactFileRequest,
+  ArtifactKeyRequest,
+  ArtifactPart,
+  ArtifactUsageRequest,
+  ArtifactVersionRequest,
+  SaveArtifactBlobRequest,
+  SaveArtifactRequest,
+} from '../public/artifacts.js';
 export type ArtifactBody = z.output<typeof artifactBodySchema>;
 export type ArtifactWrite = z.output<typeof artifactWriteSchema>;
-export type ArtifactUsageRequest = z.input<typeof artifactUsageRequestSchema>;
 
 /** Most artifact versions one import takes. */
 export const MAX_IMPORT_ARTIFACTS = 100_000;

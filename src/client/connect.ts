@@ -7,6 +7,7 @@ import type { Durability } from '../types.js';
 import { RemoteBackend } from './remote-backend.js';
 import { type SessionStore, Store, type StoreKind } from './store.js';
 
+/** What `connectSessionStore` takes besides its target. */
 export interface ConnectOptions {
   /** The database to use; the worker's default (`'adk-sessions'`) when omitted. */
   dbName?: string;
@@ -20,6 +21,7 @@ export interface ConnectOptions {
   workerUrl?: string | URL;
 }
 
+/** What serves the store: a `Worker` or `SharedWorker` running the bundled worker entry, or a `MessagePort` to one that `exposeSessionService` serves. */
 export type ConnectTarget = Worker | SharedWorker | MessagePort;
 
 /** A store used through a worker: the same type as every other store (`SessionStoreClient` is its old name). */

@@ -16,8 +16,11 @@ import { type SessionStore, Store } from './store.js';
  */
 export type StoreMode = 'auto' | 'shared' | 'dedicated' | 'in-thread';
 
+/** What `openSessionStore` takes; every option has a default. */
 export interface OpenSessionStoreOptions {
+  /** The database to use. Default `'adk-sessions'`. */
   dbName?: string;
+  /** Where the store runs; see `StoreMode`. Default `'auto'`. */
   mode?: StoreMode;
   /** Default durability of appends; see `Durability`. Default `'relaxed'`. */
   durability?: Durability;
@@ -67,6 +70,7 @@ function startWorker(mode: WorkerMode, worker: OpenSessionStoreOptions['worker']
   return worker;
 }
 
+/** Opens the store: in the origin's SharedWorker, this tab's worker or this thread, as `mode` says. Calls may be made at once; `ready` tells when it has started. */
 export function openSessionStore(options: OpenSessionStoreOptions = {}): SessionStore {
   const mode = resolveMode(options.mode ?? 'auto', options.worker);
   const { dbName, durability, timeoutMs } = options;

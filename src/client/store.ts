@@ -7,12 +7,12 @@
  * store lost `onClose`, `ready` and `closed`. Nothing here imports the engine:
  * a page that runs the store in a worker never loads it.
  */
-import { ArtifactFront } from '../artifacts/front.js';
+import { type ArtifactFront, artifactFrontOver } from '../artifacts/front.js';
 import type { ArtifactBackend } from '../artifacts/protocol.js';
 import { ChangeFeed, type ChangeFilter, type ChangeListener } from '../changes.js';
 import type { StoreClosedError } from '../errors.js';
 import { SessionFront } from '../front.js';
-import { MemoryFront } from '../memory/front.js';
+import { type MemoryFront, memoryFrontOver } from '../memory/front.js';
 import type { MemoryBackend } from '../memory/protocol.js';
 import type { Backend, ImportOutcome } from '../protocol.js';
 import type { SearchBackend } from '../search/protocol.js';
@@ -29,7 +29,7 @@ import type {
   SessionKey,
   SessionService,
 } from '../types.js';
-import { SyncHandle, type SyncStartOptions } from './sync-handle.js';
+import { type SyncHandle, type SyncStartOptions, startSync } from './sync-handle.js';
 
 /**
  * Where a store runs: `'shared'` (the origin's SharedWorker), `'dedicated'`
@@ -105,8 +105,8 @@ export class Store extends SessionFront implements SessionStore {
     durability?: Durability,
   ) {
     super(parts, durability, parts);
-    this.artifacts = new ArtifactFront(parts);
-    this.memory = new MemoryFront(parts);
+    this.artifacts = artifactFrontOver(parts);
+    this.memory = memoryFrontOver(parts);
     this.feed = new ChangeFeed(parts.dbName);
   }
 
@@ -127,7 +127,7 @@ export class Store extends SessionFront implements SessionStore {
   }
 
   sync(options: SyncStartOptions): Promise<SyncHandle> {
-    return SyncHandle.start(this.parts, options);
+    return startSync(this.parts, options);
   }
 
   /** Lets queued appends finish, then releases the store (its sync, its database, an owned worker). */

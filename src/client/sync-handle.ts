@@ -9,32 +9,46 @@ import type { SyncStatus, SyncStatusListener } from '../sync/status.js';
 
 export type { SyncStartOptions };
 
-export class SyncHandle {
+/** What `store.sync()` resolves: the running sync of one user's sessions. */
+export interface SyncHandle {
+  /** The latest status: pending changes (per store and per session), last sync, last error, online. */
+  readonly status: SyncStatus;
+  /** Calls `listener` with each new status. Returns the unsubscribe function. */
+  onStatus(listener: SyncStatusListener): () => void;
+  /** A full round now (push, then pull); resolves with the status after it. */
+  syncNow(): Promise<SyncStatus>;
+  /** Stops syncing: no more rounds, and no more status events. */
+  stop(): Promise<void>;
+}
+
+/** Starts sync on `backend`; resolves its handle once it runs. */
+export function startSync(backend: SyncBackend, options: SyncStartOptions): Promise<SyncHandle> {
+  return BackedSyncHandle.start(backend, options);
+}
+
+/** The members' contracts are on `SyncHandle`. */
+class BackedSyncHandle implements SyncHandle {
   private current: SyncStatus | undefined;
   private readonly listeners = new Set<SyncStatusListener>();
 
   private constructor(private readonly backend: SyncBackend) {}
 
-  /** Starts sync on `backend`; resolves once it runs. */
   static async start(backend: SyncBackend, options: SyncStartOptions): Promise<SyncHandle> {
-    const handle = new SyncHandle(backend);
+    const handle = new BackedSyncHandle(backend);
     const first = await backend.startSync(options, (status) => handle.receive(status));
     handle.current ??= first;
     return handle;
   }
 
-  /** The latest status: pending changes (per store and per session), last sync, last error, online. */
   get status(): SyncStatus {
     return this.current as SyncStatus;
   }
 
-  /** Calls `listener` with each new status. Returns the unsubscribe function. */
   onStatus(listener: SyncStatusListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  /** A full round now (push, then pull); resolves with the status after it. */
   async syncNow(): Promise<SyncStatus> {
     return this.receive(await this.backend.syncNow());
   }

@@ -16,6 +16,7 @@ export type AppendStore = Pick<SessionService, 'getSession' | 'appendEvent'> & {
   appendEvents?(request: AppendEventsRequest): Promise<Event[]>;
 };
 
+/** How an appender retries after another tab moved the session on. */
 export interface AppenderOptions {
   /** Tries before a `StaleSessionError` is passed on (default 3). */
   attempts?: number;
@@ -24,6 +25,7 @@ export interface AppenderOptions {
 /** Resolves to the events as stored once they all are; all of one call go in one transaction. */
 export type Appender = (input: AppendInput) => Promise<Event[]>;
 
+/** An `Appender` for the session `key` names: appends with the stale-retry built in (re-reads the session and builds the events again from its fresh state). The session must exist (`SessionNotFoundError` otherwise). */
 export function createAppender(store: AppendStore, key: SessionKey, options: AppenderOptions = {}): Appender {
   const attempts = Math.max(1, options.attempts ?? 3);
   const { appName, userId, sessionId } = key;

@@ -6,8 +6,10 @@
  * Svelte store and an interop Observable (RxJS `from`, Vue, Angular, Solid).
  *
  * @example
+ * ```ts
  * const stop = watchSession(store, { appName: 'chat', userId: 'ada', sessionId: 'today' })
  *   .watch((session) => render(session), (error) => show(error));
+ * ```
  */
 import type {
   AppStateRequest,

@@ -6,6 +6,7 @@ import type { SessionService } from '../types.js';
 /** Any store: the in-thread service, a worker client, or what `openSessionStore` returns. */
 export interface LiveStore
   extends Pick<SessionService, 'getSession' | 'listSessions' | 'getUserState' | 'getAppState'> {
+  /** Hears committed changes (the store's `subscribe`): what tells a query to read again. */
   subscribe(filter: ChangeFilter, listener: ChangeListener): () => void;
   /**
    * Where a store has it, a query learns of closure at once; without it, from
@@ -30,22 +31,29 @@ export type LiveSnapshot<T> =
 
 /** What `subscribe` returns: call it, or (RxJS, Svelte) call its `unsubscribe`. */
 export interface LiveUnsubscribe {
+  /** Stops the subscription. */
   (): void;
+  /** The same, as a method (RxJS's and Svelte's shape). */
   unsubscribe(): void;
 }
 
 /** An observer of the TC39 Observable proposal (what RxJS's `from` passes in). */
 export interface LiveObserver<T> {
+  /** Called with each value. */
   next?(value: T): void;
+  /** Called once if the source fails; nothing follows. */
   error?(error: unknown): void;
+  /** Called once when the source ends (a live query: when its store closes); nothing follows. */
   complete?(): void;
 }
 
 /** The interop Observable a live query gives through `Symbol.observable`: snapshots, completing once closed. */
 export interface LiveObservable<T> {
+  /** Delivers the current snapshot at once, then each new one; completes after the `'closed'` one. */
   subscribe(observer: LiveObserver<LiveSnapshot<T>> | ((snapshot: LiveSnapshot<T>) => void)): {
     unsubscribe(): void;
   };
+  /** Itself: the interop protocol's self-reference. */
   [Symbol.observable](): LiveObservable<T>;
 }
 
@@ -77,9 +85,11 @@ export interface LiveQuery<T> {
    * `onError` each failed read, and the `StoreClosedError` that ends the query.
    */
   watch(onValue: (value: T) => void, onError?: (error: unknown) => void): () => void;
+  /** The query as an interop Observable of its snapshots (RxJS's `from(query)`). */
   [Symbol.observable](): LiveObservable<T>;
 }
 
+/** How a live query reads again after changes. */
 export interface LiveOptions {
   /**
    * How long a change waits for others before the re-read that covers them all,

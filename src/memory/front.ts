@@ -17,19 +17,50 @@ import type {
   SearchMemoryRequest,
 } from './schema.js';
 
+/** `addEventsToMemory`: events to add to one user's memory. */
 export interface AddEventsToMemoryRequest {
+  /** The app. */
   appName: string;
+  /** The user. */
   userId: string;
+  /** The events; only their text parts (thoughts aside) are kept, and events without text are left out. */
   events: readonly Event[];
   /** Groups the events, and scopes the deduplication by event id; events without one share one group. */
   sessionId?: string;
+  /** Whatever the app wants to keep with each entry (JSON values); a search gives it back. */
   customMetadata?: Record<string, unknown>;
 }
 
-export class MemoryFront {
+/**
+ * The memory API every store offers as `store.memory`: ADK's memory service methods
+ * (adk-python's newer ones included), on what was added to it.
+ */
+export interface MemoryFront {
+  /** ADK's `addSessionToMemory`: makes what memory holds of the session its events with text now; re-adding replaces, never duplicates. */
+  addSessionToMemory(session: Pick<Session, 'appName' | 'userId' | 'id' | 'events'>): Promise<void>;
+  /** ADK's `addEventsToMemory`: adds the events not added before (by event id within `sessionId`): an increment. Resolves how many were new. */
+  addEventsToMemory(request: AddEventsToMemoryRequest): Promise<number>;
+  /**
+   * ADK's `searchMemory`: the best matches (BM25 over the query's words and CJK bigrams, function
+   * words weighing less; equal scores newest first), at most `limit` (default 10). `query` may be
+   * a whole message of any length: it is never refused.
+   */
+  searchMemory(request: SearchMemoryRequest): Promise<{ memories: MemoryHit[] }>;
+  /** Removes one entry by the `id` a search gave; a no-op for an unknown id. */
+  deleteMemory(request: DeleteMemoryRequest): Promise<void>;
+  /** Removes everything memory holds for the app and user. */
+  deleteMemories(request: MemoryUserKey): Promise<void>;
+}
+
+/** The `MemoryFront` over `backend`: a store builds one; nothing else constructs it. */
+export function memoryFrontOver(backend: MemoryBackend): MemoryFront {
+  return new BackedMemoryFront(backend);
+}
+
+/** The methods' contracts are on `MemoryFront`. */
+class BackedMemoryFront implements MemoryFront {
   constructor(private readonly backend: MemoryBackend) {}
 
-  /** Makes what memory holds of the session its events with text now: re-adding replaces, never duplicates. */
   // Requests are built as read (an unreadable field is left undefined); the store validates them.
   async addSessionToMemory(session: Pick<Session, 'appName' | 'userId' | 'id' | 'events'>): Promise<void> {
     await this.backend.addSessionMemory({
@@ -43,7 +74,6 @@ export class MemoryFront {
     } as AddSessionMemory);
   }
 
-  /** Adds the events not added before (by event id within `sessionId`): an increment. Resolves how many were new. */
   async addEventsToMemory(request: AddEventsToMemoryRequest): Promise<number> {
     return this.backend.addEventsMemory({
       appName: read(() => request.appName),
@@ -57,21 +87,14 @@ export class MemoryFront {
     } as AddEventsMemory);
   }
 
-  /**
-   * The best matches (BM25 over the query's words and CJK bigrams, function
-   * words weighing less; equal scores newest first), at most `limit` (default
-   * 10). `query` may be a whole message of any length: it is never refused.
-   */
   async searchMemory(request: SearchMemoryRequest): Promise<{ memories: MemoryHit[] }> {
     return { memories: await this.backend.searchMemory(request) };
   }
 
-  /** Removes one entry by the `id` a search gave; a no-op for an unknown id. */
   async deleteMemory(request: DeleteMemoryRequest): Promise<void> {
     await this.backend.deleteMemory(request);
   }
 
-  /** Removes everything memory holds for the app and user. */
   async deleteMemories(request: MemoryUserKey): Promise<void> {
     await this.backend.deleteMemories(request);
   }

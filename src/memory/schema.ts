@@ -70,20 +70,24 @@ export const userKeySchema = z.object({ appName, userId });
 export type MemoryInput = z.output<typeof memoryInputSchema>;
 export type AddSessionMemory = z.output<typeof addSessionMemorySchema>;
 export type AddEventsMemory = z.output<typeof addEventsMemorySchema>;
-export type SearchMemoryRequest = z.input<typeof searchMemorySchema>;
-export type DeleteMemoryRequest = z.input<typeof deleteMemorySchema>;
-export type MemoryUserKey = z.input<typeof userKeySchema>;
+// The public request types are declared in public/memory.ts; test/types/named-types.test-d.ts checks them against these schemas.
+export type { DeleteMemoryRequest, MemoryUserKey, SearchMemoryRequest } from '../public/memory.js';
 
 /** One entry a memory search returns. */
 export interface MemoryHit {
   /** What `deleteMemory` takes. */
   id: string;
+  /** The session the entry was added for; absent for events added without one. */
   sessionId?: string;
+  /** The id of the event the entry was taken from. */
   eventId: string;
+  /** The event's author. */
   author?: string;
   /** Epoch milliseconds (the ADK adapter gives ISO 8601, as ADK expects). */
   timestamp: number;
-  content: MemoryInput['content'];
+  /** The event's message: its role and its text parts. */
+  content: { role?: string; parts: { text: string }[] };
+  /** The `customMetadata` the entry was added with (`addEventsToMemory`). */
   customMetadata?: Record<string, unknown>;
   /** Relevance (BM25, to 12 significant digits), best first; equal scores come newest first. */
   score: number;

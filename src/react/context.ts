@@ -8,8 +8,11 @@ export type ReactStore = LiveStore & AppendStore;
 
 const StoreContext = createContext<ReactStore | null>(null);
 
+/** The props of `SessionStoreProvider`. */
 export interface SessionStoreProviderProps {
+  /** The store the hooks below use; the app opens and closes it. */
   store: ReactStore;
+  /** What the store is provided to. */
   children?: ReactNode;
 }
 
@@ -18,6 +21,7 @@ export function SessionStoreProvider({ store, children }: SessionStoreProviderPr
   return createElement(StoreContext.Provider, { value: store }, children);
 }
 
+/** The store of the nearest `SessionStoreProvider`; throws outside one. */
 export function useSessionStore(): ReactStore {
   const store = useContext(StoreContext);
   if (!store) throw new Error('idb-adk-sessions/react: wrap the component in <SessionStoreProvider store={store}>');

@@ -4,8 +4,10 @@
  * dependency: only this subpath loads it.
  *
  * @example
+ * ```ts
  * <SessionStoreProvider store={store}><Chat /></SessionStoreProvider>
  * const { value: session } = useSession({ appName: 'chat', userId, sessionId });
+ * ```
  */
 export type { Appender, AppenderOptions, AppendInput } from '../live/appender.js';
 export type { LiveOptions, LiveSnapshot } from '../live/types.js';

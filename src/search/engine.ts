@@ -19,6 +19,7 @@ import type { SearchEventsRequest, SearchEventsResponse, SearchHit } from './sch
 import { eventText } from './text.js';
 import { type Candidate, UserIndex } from './user-index.js';
 
+/** Whether a store keeps a search index (an option of `new IndexedDbSessionService`). */
 export interface SearchOptions {
   /**
    * `false`: this store keeps no search index (nothing is indexed or saved) and

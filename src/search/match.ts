@@ -16,6 +16,7 @@ import { type Folded, fold, foldText, originalEnd } from './fold.js';
 import { gramsOf, MAX_WORD, type Run, runsOf } from './tokenize.js';
 import { loosen, type TypingOptions, wordMatches } from './typing.js';
 
+/** How the words of a search query must match: `'all'` every word, `'any'` at least one (ranked by how well they match). */
 export type MatchMode = 'all' | 'any';
 
 export interface QueryTerm {
@@ -124,6 +125,7 @@ export function matchedRanges(doc: Analysed, terms: readonly QueryTerm[], mode: 
 
 /** A stretch of an event's text around its first match, and where the matches are in it. */
 export interface Snippet {
+  /** The stretch of text; an ellipsis (`…`) marks each end where it was cut. */
   text: string;
   /** `[start, end)` UTF-16 offsets into `text`. */
   ranges: [number, number][];

@@ -46,12 +46,16 @@ export const searchEventsRequestSchema = z.object({
   forms: z.optional(z.boolean()),
 });
 
-export type SearchEventsRequest = z.input<typeof searchEventsRequestSchema>;
+// Declared in public/search.ts; test/types/named-types.test-d.ts checks it against the schema.
+export type { SearchEventsRequest } from '../public/search.js';
 
 /** One event that matched. */
 export interface SearchHit {
+  /** The session the event is in. */
   sessionId: string;
+  /** The event's id. */
   eventId: string;
+  /** The event's author, if it has one. */
   author: string | undefined;
   /** Epoch milliseconds, as every time in this store. */
   timestamp: number;
@@ -61,6 +65,8 @@ export interface SearchHit {
   snippet: Snippet;
 }
 
+/** What `searchEvents` returns: one page of hits, best first. */
 export interface SearchEventsResponse {
+  /** The hits of this page, best first (equal scores newest first). */
   hits: SearchHit[];
 }

@@ -54,6 +54,7 @@ import {
   type UserRecord,
 } from './records.js';
 
+/** Where the store keeps its data, and how it writes: the options every in-thread store takes. */
 export interface EngineOptions {
   /** Database name. Default `'adk-sessions'`. */
   dbName?: string;

@@ -2,9 +2,13 @@
 import type { Event } from '../types.js';
 import type { Decision } from './local.js';
 
+/** A session whose pending events the server's newer events overtook: what a conflict callback decides on. */
 export interface SyncConflict {
+  /** The session's app. */
   appName: string;
+  /** The session's user. */
   userId: string;
+  /** The session's id. */
   sessionId: string;
   /** The server's events the device did not have, in the server's order. */
   server: Event[];

@@ -1,6 +1,7 @@
 /** What sync tells the app about itself, as a value and on every change. */
 import type { SyncError } from '../errors.js';
 
+/** Where sync stands: what is pending, the last round and the last error, whether the device is online. */
 export interface SyncStatus {
   /** `syncing` while a round runs; `offline` after the server could not be reached; `stopped` after `stop()`. */
   phase: 'idle' | 'syncing' | 'offline' | 'error' | 'stopped';
@@ -22,6 +23,7 @@ export interface SyncStatus {
   lastError: { message: string; kind: SyncError['kind']; status: number; at: number } | null;
 }
 
+/** Called with each new `SyncStatus`. */
 export type SyncStatusListener = (status: SyncStatus) => void;
 
 export const initialStatus = (): SyncStatus => ({

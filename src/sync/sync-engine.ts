@@ -41,12 +41,15 @@ export interface SyncHost {
   announce(changes: readonly StoreChange[]): void;
 }
 
+/** What sync needs: the server, the user it syncs, and how it behaves. */
 export interface SyncOptions {
   /** The sync server's base URL, e.g. `http://127.0.0.1:8787`. */
   url: string;
   /** The bearer token the server's `authenticate` accepts for this user. */
   token: string;
+  /** The app whose sessions sync. */
   appName: string;
+  /** The user whose sessions sync. */
   userId: string;
   /** What happens to pending events the server's overtook. Default `'rebase'`. */
   conflict?: SyncConflictPolicy;

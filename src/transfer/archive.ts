@@ -24,16 +24,21 @@ const MAX_JSON_ENTRY = 512 * 1024 * 1024;
 
 /** What an archive export reads from: any store (`store.artifacts` included). */
 export interface ArchiveSource extends TransferSource {
+  /** The store's artifacts, read version by version. */
   artifacts: Pick<ArtifactFront, 'listArtifactKeys' | 'listArtifactVersions' | 'loadArtifactBlob'>;
 }
 
 /** What an archive import writes to: any store. */
 export interface ArchiveTarget {
+  /** The store's artifacts, which write the sessions and versions in one transaction. */
   artifacts: Pick<ArtifactFront, 'importWithArtifacts'>;
 }
 
+/** How far an archive export is: `ExportProgress`'s sessions, then artifacts. */
 export interface ArchiveExportProgress {
+  /** Sessions written so far. */
   sessions: number;
+  /** Sessions the archive holds. */
   totalSessions: number;
   /** Artifact versions written so far. */
   artifacts: number;
@@ -41,7 +46,9 @@ export interface ArchiveExportProgress {
   bytes: number;
 }
 
+/** `exportArchive`'s options: `exportSessions`' own, with progress that counts artifacts too. */
 export interface ArchiveExportOptions extends Omit<ExportOptions, 'onProgress'> {
+  /** Called once the sessions are listed, then as sessions and artifact versions are written. */
   onProgress?: (progress: ArchiveExportProgress) => void;
 }
 

@@ -10,10 +10,13 @@ import { documentEnd, documentStart } from './format.js';
 
 /** What an export reads from: any `SessionStore` (`openSessionStore()`, `connectSessionStore()`, `IndexedDbSessionService`). */
 export interface TransferSource {
+  /** Lists the sessions to export. */
   listSessionKeys(request?: ListSessionKeysRequest): Promise<SessionKey[]>;
+  /** Reads each one, whole. */
   getSession(request: GetSessionRequest): Promise<Session | undefined>;
 }
 
+/** How far an export is. */
 export interface ExportProgress {
   /** Sessions written so far. */
   sessions: number;
@@ -23,6 +26,7 @@ export interface ExportProgress {
   events: number;
 }
 
+/** What `exportSessions` exports, and how it reports. */
 export interface ExportOptions {
   /** Export only this app's sessions. Omitted: every app in the database. */
   appName?: string;
@@ -55,7 +59,9 @@ export function adkSession(s: Session): Session {
  * Throws `InvalidInputError` at once for bad options.
  *
  * @example
+ * ```ts
  * const file = await new Response(exportSessions(store, { appName: 'chat' })).blob();
+ * ```
  */
 export function exportSessions(store: TransferSource, options: ExportOptions = {}): ReadableStream<Uint8Array> {
   const { onProgress, signal } = options;

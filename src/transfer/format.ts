@@ -10,12 +10,16 @@ import { isPlainObject } from '../json.js';
 import { validate } from '../schema.js';
 import type { Session } from '../types.js';
 
+/** The `format` field of an export document. */
 export const EXPORT_FORMAT = 'adk-sessions';
+/** The `version` field of the export documents this release writes. */
 export const EXPORT_VERSION = 1;
 
 /** What `exportSessions` writes. */
 export interface ExportDocument {
+  /** Always `EXPORT_FORMAT`: what the file is. */
   format: typeof EXPORT_FORMAT;
+  /** `EXPORT_VERSION`: the document's layout. */
   version: typeof EXPORT_VERSION;
   /** When the export started, in epoch ms. Informational: an import ignores it. */
   exportedAt: number;

@@ -6,6 +6,7 @@
  */
 import { InvalidInputError } from '../errors.js';
 import type { ImportOutcome } from '../protocol.js';
+import type { ImportResult } from '../public/transfer.js';
 import type { ConflictPolicy, Session } from '../types.js';
 import { sessionsOf } from './format.js';
 import type { SessionImportOptions } from './prepare.js';
@@ -13,9 +14,11 @@ import { type ImportSource, readText, sizeOf } from './read-text.js';
 
 /** What an import writes to: any `SessionStore` (`openSessionStore()`, `connectSessionStore()`, `IndexedDbSessionService`). */
 export interface TransferTarget {
+  /** Writes the sessions in one transaction, all or none. */
   importSessions(sessions: readonly Session[], options?: SessionImportOptions): Promise<ImportOutcome>;
 }
 
+/** How far an import is. */
 export interface ImportProgress {
   /** Bytes read so far. */
   bytes: number;
@@ -27,6 +30,7 @@ export interface ImportProgress {
   totalSessions: number | undefined;
 }
 
+/** How `importSessions` treats sessions that exist, and how it reports. */
 export interface ImportOptions {
   /**
    * Called as bytes are read, once the file is parsed (`totalSessions` known),
@@ -46,7 +50,7 @@ export interface ImportOptions {
   signal?: AbortSignal;
 }
 
-export type ImportResult = ImportOutcome;
+export type { ImportResult };
 
 export function parseJson(text: string): unknown {
   try {
@@ -68,8 +72,10 @@ export function parseJson(text: string): unknown {
  * every case nothing was imported.
  *
  * @example
+ * ```ts
  * const file = input.files[0];
  * const { sessions, events } = await importSessions(store, file, { onConflict: 'skip' });
+ * ```
  */
 export async function importSessions(
   store: TransferTarget,

@@ -5,6 +5,7 @@
  */
 import { InvalidInputError } from '../errors.js';
 
+/** What an import reads: the document as a string, a `Blob` or `File`, or a byte stream (UTF-8). */
 export type ImportSource = Blob | string | ReadableStream<Uint8Array>;
 
 /** The UTF-8 length of `text`, without encoding it. */

@@ -3,9 +3,11 @@
  * bundle and run in a browser page or worker, so its Runner can use this store.
  *
  * @example
+ * ```ts
  * // vite.config.ts
  * import { adkBrowser } from 'idb-adk-sessions/vite';
  * export default { plugins: [adkBrowser()], worker: { format: 'es', plugins: () => [adkBrowser()] } };
+ * ```
  */
 import type { Plugin } from 'vite';
 import { isServerOnly, serverOnlyStub } from './server-only.js';
@@ -26,6 +28,7 @@ const hooks = {
   },
 };
 
+/** The plugin: serves browser stand-ins for the Node modules `@google/adk` loads at start-up and stubs its server-only modules, in builds and in the dev server's dependency optimizer. Add it to `plugins` and to `worker.plugins`. */
 export function adkBrowser(): Plugin {
   return {
     name: 'idb-adk-sessions:adk-browser',

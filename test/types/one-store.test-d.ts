@@ -67,4 +67,12 @@ describe('what stays out of the public surface', () => {
     // @ts-expect-error tests only: reachable through src/client/indexeddb-session-service.ts's serviceForTesting
     new Public.IndexedDbSessionService({ upgradesForTesting: [] });
   });
+
+  it('lets exposeSessionService take only a store made by new IndexedDbSessionService', () => {
+    const serve = (store: SessionStore) =>
+      // @ts-expect-error a client (or any other SessionStore) has no engine in this thread to serve
+      Public.exposeSessionService(store);
+    expectTypeOf(serve).toBeFunction();
+    expectTypeOf(Public.exposeSessionService).parameter(0).toEqualTypeOf<IndexedDbSessionService>();
+  });
 });
