@@ -17,7 +17,6 @@ export type {
   SaveArtifactBlobRequest,
   SaveArtifactRequest,
 } from './artifacts/index.js';
-export type { ChangeFilter, ChangeListener } from './changes.js';
 export {
   type ConnectOptions,
   type ConnectTarget,
@@ -44,10 +43,12 @@ export {
   SyncError,
   TimeoutError,
   UpgradeBlockedError,
-} from './errors.js';
+} from './core/errors.js';
+export { MAX_JSON_DEPTH } from './core/json.js';
+export { MAX_FILENAME_LENGTH, MAX_ID_LENGTH, MAX_METADATA_SIZE, MAX_RECORD_SIZE } from './core/limits.js';
+export { APP_PREFIX, TEMP_PREFIX, USER_PREFIX } from './core/state.js';
+export type { ChangeFilter, ChangeListener } from './database/changes.js';
 export { exposeSessionService, serveSessionStores } from './host/expose.js';
-export { MAX_JSON_DEPTH } from './json.js';
-export { MAX_FILENAME_LENGTH, MAX_ID_LENGTH, MAX_METADATA_SIZE, MAX_RECORD_SIZE } from './limits.js';
 export {
   type Appender,
   type AppenderOptions,
@@ -76,7 +77,6 @@ export type {
   MemoryUserKey,
   SearchMemoryRequest,
 } from './memory/index.js';
-export type { StoreChange } from './protocol.js';
 export {
   DEFAULT_SEARCH_LIMIT,
   MAX_QUERY_LENGTH,
@@ -89,8 +89,10 @@ export {
   type SearchOptions,
   type Snippet,
 } from './search/index.js';
-export { APP_PREFIX, TEMP_PREFIX, USER_PREFIX } from './state.js';
-export { DEFAULT_DB_NAME, type EngineOptions } from './store/engine.js';
+export { DEFAULT_DB_NAME, type EngineOptions } from './sessions/engine.js';
+export type { StoreChange } from './sessions/protocol.js';
+export { type InjectOptions, injectSessionState, MissingTemplateKeyError } from './sessions/template.js';
+export { appendWithState, TurnState } from './sessions/turn-state.js';
 export type {
   Decision,
   SyncConflict,
@@ -99,7 +101,6 @@ export type {
   SyncStatus,
   SyncStatusListener,
 } from './sync/index.js';
-export { type InjectOptions, injectSessionState, MissingTemplateKeyError } from './template.js';
 export {
   type ArchiveExportOptions,
   type ArchiveExportProgress,
@@ -124,7 +125,6 @@ export {
   type TransferSource,
   type TransferTarget,
 } from './transfer/index.js';
-export { appendWithState, TurnState } from './turn-state.js';
 export type {
   AppendEventRequest,
   AppendEventsRequest,

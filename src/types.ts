@@ -16,7 +16,7 @@ import type {
   listSessionsRequestSchema,
   listUsersRequestSchema,
   partSchema,
-} from './schema.js';
+} from './core/schema.js';
 
 /** One part of a message: text, a function call or response, inline data, ... */
 export type Part = z.input<ReturnType<typeof partSchema>>;

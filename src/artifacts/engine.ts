@@ -3,12 +3,13 @@
  * database (through `StoreEngine.transact`). Trusts its input: the front and
  * the worker host validate first.
  */
-import type { ImportBatch } from '../protocol.js';
-import type { StoreEngine } from '../store/engine.js';
+
+import { type ArtifactRecord, type StoredBody, scopeOf, USER_SCOPE } from '../database/records/artifacts.js';
+import type { StoreEngine } from '../sessions/engine.js';
+import type { ImportBatch } from '../sessions/protocol.js';
 import { BytesForm, toStored } from './bytes-form.js';
 import type { ArchiveImportOutcome, ArtifactUsage, ArtifactVersion, LoadedArtifact } from './protocol.js';
 import { type ArtifactStore, clearImportedSessions, prefixRange, scopeRange, versionsRange } from './ranges.js';
-import { type ArtifactRecord, type StoredBody, scopeOf, USER_SCOPE } from './records.js';
 import type {
   ArtifactFileRequest,
   ArtifactImport,

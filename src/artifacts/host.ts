@@ -1,5 +1,5 @@
 /** The worker side of artifacts: each request is validated again (the page is another realm). */
-import type { StoreEngine } from '../store/engine.js';
+import type { StoreEngine } from '../sessions/engine.js';
 import { checkedArtifacts } from './checked.js';
 import { artifactEngineFor } from './engine.js';
 import type { ArtifactBackend } from './protocol.js';

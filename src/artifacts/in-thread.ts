@@ -1,5 +1,5 @@
 /** The artifact requests of a store running in this thread: its artifact engine behind the boundary check. */
-import type { StoreEngine } from '../store/engine.js';
+import type { StoreEngine } from '../sessions/engine.js';
 import { checkedArtifacts } from './checked.js';
 import { type ArtifactEngineOptions, artifactEngineFor } from './engine.js';
 import type { ArtifactBackend } from './protocol.js';

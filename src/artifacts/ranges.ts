@@ -5,10 +5,10 @@
  * (and `doc`'s range never reaches `doc/nested`).
  */
 
-import { type Bounds, bound, type Store } from '../store/idb/index.js';
-import type { ImportExtra } from '../store/import.js';
-import type { StoreSchema } from '../store/records.js';
-import type { ArtifactKey } from './records.js';
+import { type Bounds, bound, type Store } from '../database/idb/index.js';
+import type { ArtifactKey } from '../database/records/artifacts.js';
+import type { StoreSchema } from '../database/records/index.js';
+import type { ImportExtra } from '../sessions/import.js';
 
 export type ArtifactStore = Store<StoreSchema['artifacts']>;
 

@@ -6,10 +6,10 @@
  * reach it, through `engineOf` (host/engine-of.ts).
  */
 import type { ArtifactEngineOptions } from '../artifacts/engine.js';
-import { checkedBackend } from '../host/checked.js';
 import { registerEngine } from '../host/engine-of.js';
 import { type SearchOptions, searchEngineFor } from '../search/engine.js';
-import { type EngineOptions, type EngineTestingOptions, StoreEngine } from '../store/engine.js';
+import { checkedBackend } from '../sessions/checked.js';
+import { type EngineOptions, type EngineTestingOptions, StoreEngine } from '../sessions/engine.js';
 import { LazyEngine } from './lazy-engine.js';
 import { Store } from './store.js';
 

@@ -9,16 +9,16 @@
  */
 import { ArtifactFront } from '../artifacts/front.js';
 import type { ArtifactBackend } from '../artifacts/protocol.js';
-import { ChangeFeed, type ChangeFilter, type ChangeListener } from '../changes.js';
-import type { StoreClosedError } from '../errors.js';
-import { SessionFront } from '../front.js';
+import type { StoreClosedError } from '../core/errors.js';
+import { ChangeFeed, type ChangeFilter, type ChangeListener } from '../database/changes.js';
 import { MemoryFront } from '../memory/front.js';
 import type { MemoryBackend } from '../memory/protocol.js';
-import type { Backend, ImportOutcome } from '../protocol.js';
 import type { SearchBackend } from '../search/protocol.js';
 import type { SearchEventsRequest, SearchEventsResponse } from '../search/schema.js';
+import { SessionFront } from '../sessions/front.js';
+import type { SessionImportOptions } from '../sessions/import-options.js';
+import type { Backend, ImportOutcome } from '../sessions/protocol.js';
 import type { SyncBackend } from '../sync/protocol.js';
-import type { SessionImportOptions } from '../transfer/prepare.js';
 import type {
   AppendEventsRequest,
   Durability,

@@ -11,9 +11,10 @@
  * Svelte store, and `Symbol.observable` (or `'@@observable'`) is the interop
  * RxJS's `from` reads.
  */
-import type { ChangeFilter } from '../changes.js';
-import { StoreClosedError } from '../errors.js';
-import type { StoreChange } from '../protocol.js';
+
+import { StoreClosedError } from '../core/errors.js';
+import type { ChangeFilter } from '../database/changes.js';
+import type { StoreChange } from '../sessions/protocol.js';
 import { deepFreeze } from './frozen.js';
 import type {
   LiveObservable,

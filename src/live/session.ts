@@ -7,9 +7,9 @@
  * did not change.
  */
 
-import { setOwn } from '../json.js';
-import { type StoreChange, scopesOf } from '../protocol.js';
-import { APP_PREFIX, mergeState, USER_PREFIX } from '../state.js';
+import { setOwn } from '../core/json.js';
+import { APP_PREFIX, mergeState, USER_PREFIX } from '../core/state.js';
+import { type StoreChange, scopesOf } from '../sessions/protocol.js';
 import type { Event, GetSessionRequest, Session } from '../types.js';
 import { jsonEqual } from './json-equal.js';
 import { LiveQueryBase, UNCHANGED } from './query.js';

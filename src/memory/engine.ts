@@ -8,16 +8,16 @@
  * equal scores come newest first.
  */
 import MiniSearch from 'minisearch';
-import { DEFAULT_SEARCH_LIMIT } from '../limits.js';
+import { DEFAULT_SEARCH_LIMIT } from '../core/limits.js';
+import { bound, type Db, type Tx } from '../database/idb/index.js';
+import { keyString } from '../database/keys.js';
+import type { StoreSchema } from '../database/records/index.js';
+import { type MemoryRecord, memoryId, NO_SESSION } from '../database/records/memory.js';
 import { parseQuery } from '../search/match.js';
 import { byRank, type Doc, options, queryOf, scoreOf } from '../search/minisearch.js';
 import { indexTerms } from '../search/tokenize.js';
-import type { StoreEngine } from '../store/engine.js';
-import { bound, type Db, type Tx } from '../store/idb/index.js';
-import { keyString } from '../store/keys.js';
-import type { StoreSchema } from '../store/records.js';
+import type { StoreEngine } from '../sessions/engine.js';
 import type { MemoryBackend } from './protocol.js';
-import { type MemoryRecord, memoryId, NO_SESSION } from './records.js';
 import type {
   AddEventsMemory,
   AddSessionMemory,

@@ -1,6 +1,6 @@
 /** The worker side of memory: each request is validated again (the page is another realm). */
-import { validate } from '../schema.js';
-import type { StoreEngine } from '../store/engine.js';
+import { validate } from '../core/schema.js';
+import type { StoreEngine } from '../sessions/engine.js';
 import { memoryEngineFor } from './engine.js';
 import type { MemoryBackend } from './protocol.js';
 import {

@@ -5,14 +5,15 @@
  * channel) off the commit path, and saved when the store has been idle a while.
  * Trusts its input: the front and the worker host validate first.
  */
-import { ChangeFeed } from '../changes.js';
-import { InvalidInputError } from '../errors.js';
-import { DEFAULT_SEARCH_LIMIT } from '../limits.js';
-import type { StoreChange } from '../protocol.js';
-import type { StoreEngine } from '../store/engine.js';
-import { bound } from '../store/idb/index.js';
-import { keyString } from '../store/keys.js';
-import { type EventRecord, eventOf } from '../store/records.js';
+
+import { InvalidInputError } from '../core/errors.js';
+import { DEFAULT_SEARCH_LIMIT } from '../core/limits.js';
+import { ChangeFeed } from '../database/changes.js';
+import { bound } from '../database/idb/index.js';
+import { keyString } from '../database/keys.js';
+import { type EventRecord, eventOf } from '../database/records/index.js';
+import type { StoreEngine } from '../sessions/engine.js';
+import type { StoreChange } from '../sessions/protocol.js';
 import { analyse, type MatchMode, matchedRanges, matches, parseQuery, snippetOf } from './match.js';
 import type { SearchBackend } from './protocol.js';
 import type { SearchEventsRequest, SearchEventsResponse, SearchHit } from './schema.js';

@@ -6,9 +6,9 @@
  * saying so, and their `syncNow` answers that status until they start again.
  */
 import { releaseProxy } from 'comlink';
-import { InvalidInputError } from '../errors.js';
-import { validate } from '../schema.js';
-import type { StoreEngine } from '../store/engine.js';
+import { InvalidInputError } from '../core/errors.js';
+import { validate } from '../core/schema.js';
+import type { StoreEngine } from '../sessions/engine.js';
 import { type SyncBackend, type SyncStartOptions, syncStartSchema } from './protocol.js';
 import type { SyncStatus } from './status.js';
 import { SyncEngine, type SyncOptions } from './sync-engine.js';

@@ -4,11 +4,10 @@
  * sync mark together, so a crash at any point leaves either the old or the new
  * state: never half of a pull or an acknowledgement.
  */
-import { newId } from '../ids.js';
-import { setOwn } from '../json.js';
-import type { StoreChange } from '../protocol.js';
-import { APP_PREFIX, applyDelta, splitDelta, USER_PREFIX } from '../state.js';
-import { bound, type Db, handled, type Tx } from '../store/idb/index.js';
+import { newId } from '../core/ids.js';
+import { setOwn } from '../core/json.js';
+import { APP_PREFIX, applyDelta, splitDelta, USER_PREFIX } from '../core/state.js';
+import { bound, type Db, handled, type Tx } from '../database/idb/index.js';
 import {
   type AppRecord,
   type EventRecord,
@@ -18,9 +17,10 @@ import {
   type StoreName,
   type StoreSchema,
   type UserRecord,
-} from '../store/records.js';
+} from '../database/records/index.js';
+import type { SyncMark, SyncUser } from '../database/records/sync.js';
+import type { StoreChange } from '../sessions/protocol.js';
 import type { Event } from '../types.js';
-import type { SyncMark, SyncUser } from './records.js';
 import type { Placed, Positioned } from './wire.js';
 
 export interface UserKey {

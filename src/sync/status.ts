@@ -1,5 +1,5 @@
 /** What sync tells the app about itself, as a value and on every change. */
-import type { SyncError } from '../errors.js';
+import type { SyncError } from '../core/errors.js';
 
 export interface SyncStatus {
   /** `syncing` while a round runs; `offline` after the server could not be reached; `stopped` after `stop()`. */

@@ -7,12 +7,13 @@
  * with exponential backoff. Everything a round needs is re-read from the
  * database, so a crash or reload at any point only repeats work.
  */
-import { ChangeFeed } from '../changes.js';
-import { SyncError } from '../errors.js';
-import { setOwn } from '../json.js';
-import type { StoreChange } from '../protocol.js';
-import type { Db } from '../store/idb/index.js';
-import type { StoreSchema } from '../store/records.js';
+
+import { SyncError } from '../core/errors.js';
+import { setOwn } from '../core/json.js';
+import { ChangeFeed } from '../database/changes.js';
+import type { Db } from '../database/idb/index.js';
+import type { StoreSchema } from '../database/records/index.js';
+import type { StoreChange } from '../sessions/protocol.js';
 import type { DeleteSessionRequest, Event } from '../types.js';
 import {
   adoptCreated,

@@ -12,8 +12,8 @@ import {
   type Session,
   StaleSessionError,
 } from '../../src/index.js';
-import { MAX_BATCH_EVENTS } from '../../src/protocol.js';
-import { StoreEngine } from '../../src/store/engine.js';
+import { StoreEngine } from '../../src/sessions/engine.js';
+import { MAX_BATCH_EVENTS } from '../../src/sessions/protocol.js';
 
 describe('un-awaited appends through a client', () => {
   it('stores more than one batch worth of appends to one session, in call order', async () => {

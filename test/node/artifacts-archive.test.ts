@@ -18,7 +18,7 @@ import {
   importArchive,
   QuotaExceededError,
 } from '../../src/index.js';
-import { StoreEngine } from '../../src/store/engine.js';
+import { StoreEngine } from '../../src/sessions/engine.js';
 import { ARCHIVE_BUFFER_BYTES } from '../../src/transfer/archive.js';
 import { snapshotArtifacts } from '../contract/artifacts.js';
 import { makeEvent } from '../contract/contract.js';

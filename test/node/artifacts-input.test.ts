@@ -9,8 +9,8 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHost } from '../../src/host/expose.js';
 import { IndexedDbSessionService, InvalidInputError } from '../../src/index.js';
-import type { HostApi } from '../../src/protocol.js';
-import { StoreEngine } from '../../src/store/engine.js';
+import { StoreEngine } from '../../src/sessions/engine.js';
+import type { HostApi } from '../../src/sessions/protocol.js';
 import { snapshotArtifacts } from '../contract/artifacts.js';
 
 const key = { appName: 'app', userId: 'ada', sessionId: 's1' };

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterEach, expect, it } from 'vitest';
 import { exposeEngine } from '../../src/host/expose.js';
 import { type ArtifactFront, connectSessionStore, IndexedDbSessionService } from '../../src/index.js';
-import { StoreEngine } from '../../src/store/engine.js';
+import { StoreEngine } from '../../src/sessions/engine.js';
 
 const key = { appName: 'app', userId: 'ada', sessionId: 's1' };
 const names = ['a', 'a/b', 'user:shared', 'b'];

@@ -13,7 +13,7 @@ import {
   type SessionCatalog,
   type SessionService,
 } from '../../src/index.js';
-import { StoreEngine } from '../../src/store/engine.js';
+import { StoreEngine } from '../../src/sessions/engine.js';
 
 type Store = SessionService & SessionCatalog;
 

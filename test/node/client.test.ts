@@ -16,7 +16,7 @@ import {
   StoreClosedError,
   TimeoutError,
 } from '../../src/index.js';
-import { StoreEngine } from '../../src/store/engine.js';
+import { StoreEngine } from '../../src/sessions/engine.js';
 import { makeEvent } from '../contract/contract.js';
 
 const APP = 'app';

@@ -13,7 +13,7 @@ import {
   IndexedDbSessionService,
   type SessionStoreClient,
 } from '../../src/index.js';
-import { StoreEngine } from '../../src/store/engine.js';
+import { StoreEngine } from '../../src/sessions/engine.js';
 import { say, textEvent } from '../search/helpers.js';
 
 const ids = { appName: 'chat', userId: 'ada' };

@@ -21,7 +21,7 @@ import {
   StaleSessionError,
   type StoreChange,
 } from '../../src/index.js';
-import { StoreEngine } from '../../src/store/engine.js';
+import { StoreEngine } from '../../src/sessions/engine.js';
 import { event, exportedSessions, exportText, seed } from '../transfer/fixture.js';
 
 let n = 0;

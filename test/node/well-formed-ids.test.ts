@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exposeEngine } from '../../src/host/expose.js';
 import { connectSessionStore, IndexedDbSessionService, InvalidInputError, importSessions } from '../../src/index.js';
-import { StoreEngine } from '../../src/store/engine.js';
+import { StoreEngine } from '../../src/sessions/engine.js';
 
 type Store = IndexedDbSessionService | ReturnType<typeof connectSessionStore>;
 

@@ -3,7 +3,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { AdkArtifactService } from '../../../src/adk/index.js';
 import { exposeEngine } from '../../../src/host/expose.js';
 import { connectSessionStore, IndexedDbSessionService } from '../../../src/index.js';
-import { StoreEngine } from '../../../src/store/engine.js';
+import { StoreEngine } from '../../../src/sessions/engine.js';
 import { describeArtifactDifferential } from '../../adk/artifacts.js';
 
 let n = 0;

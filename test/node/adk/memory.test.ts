@@ -24,7 +24,7 @@ import {
   type MemoryFront,
   type Session,
 } from '../../../src/index.js';
-import { StoreEngine } from '../../../src/store/engine.js';
+import { StoreEngine } from '../../../src/sessions/engine.js';
 import { call, type RecordedRequest, ScriptedModel, say } from '../../adk/scripted-model.js';
 import { textEvent } from '../../search/helpers.js';
 

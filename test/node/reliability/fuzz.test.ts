@@ -12,8 +12,8 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHost, exposeEngine } from '../../../src/host/expose.js';
 import { connectSessionStore, IndexedDbSessionService, type SessionService } from '../../../src/index.js';
-import type { HostApi } from '../../../src/protocol.js';
-import { StoreEngine } from '../../../src/store/engine.js';
+import { StoreEngine } from '../../../src/sessions/engine.js';
+import type { HostApi } from '../../../src/sessions/protocol.js';
 import {
   badCalls,
   CLIENT_TEMPLATES,

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { exposeEngine } from '../../../src/host/expose.js';
 import { connectSessionStore, IndexedDbSessionService, type SessionService } from '../../../src/index.js';
-import { StoreEngine } from '../../../src/store/engine.js';
+import { StoreEngine } from '../../../src/sessions/engine.js';
 import {
   commandArbitrary,
   type ModelConfig,

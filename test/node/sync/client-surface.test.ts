@@ -11,7 +11,7 @@ import {
   openSessionStore,
   type SyncStatus,
 } from '../../../src/index.js';
-import { StoreEngine } from '../../../src/store/engine.js';
+import { StoreEngine } from '../../../src/sessions/engine.js';
 import { turn } from '../../sync/devices.js';
 import { type ServerProcess, startServer, TOKENS } from '../../sync/server-process.js';
 

@@ -10,7 +10,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { exposeEngine } from '../../../src/host/expose.js';
 import { connectSessionStore, type SyncStatus } from '../../../src/index.js';
-import { StoreEngine } from '../../../src/store/engine.js';
+import { StoreEngine } from '../../../src/sessions/engine.js';
 
 vi.setConfig({ testTimeout: 30_000 });
 

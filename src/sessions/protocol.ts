@@ -1,0 +1,200 @@
+/**
+ * The backend protocol: what the ADK-shaped front (in-thread or on the page)
+ * asks of the store engine (in-thread or in a worker). Every value here is
+ * structured-clone safe. Appends carry only the session key, the revision the
+ * caller last saw and the events — never the session's history.
+ */
+import type { ArtifactBackend } from '../artifacts/protocol.js';
+import type { WireError } from '../core/errors.js';
+import type { MemoryBackend } from '../memory/protocol.js';
+import type { SearchBackend } from '../search/protocol.js';
+import type { SyncBackend } from '../sync/protocol.js';
+import type {
+  AppStateRequest,
+  AppSummary,
+  ConflictPolicy,
+  CreateSessionRequest,
+  DeleteSessionRequest,
+  Durability,
+  Event,
+  GetSessionRequest,
+  ListSessionKeysRequest,
+  ListSessionsRequest,
+  ListSessionsResponse,
+  ListUsersRequest,
+  Session,
+  SessionKey,
+  UserStateRequest,
+  UserSummary,
+} from '../types.js';
+
+/** Which stored incarnation of a session an object came from, and at which revision. */
+export interface SessionRef {
+  uid: string;
+  revision: number;
+}
+
+export interface LoadedSession {
+  session: Session;
+  ref: SessionRef;
+  /**
+   * The events as the text of one JSON array, in place of `session.events`
+   * (then empty): text crosses a worker boundary without a second structured clone.
+   */
+  eventsJson?: string;
+}
+
+export interface ListedSessions extends ListSessionsResponse {
+  refs: SessionRef[];
+}
+
+/** Most events one append batch may carry over the worker boundary. */
+export const MAX_BATCH_EVENTS = 10_000;
+
+export interface AppendBatch {
+  appName: string;
+  userId: string;
+  sessionId: string;
+  /** The revision the caller's session object is at; `null` when unknown (then `lastUpdateTime` decides). */
+  ref: SessionRef | null;
+  lastUpdateTime: number;
+  /** Already validated, `temp:` keys already removed from their `stateDelta`. */
+  events: Event[];
+  durability?: Durability;
+  /**
+   * Every event valid or none stored: one the boundary check refuses fails
+   * them all, each with its error (otherwise each event fails alone).
+   */
+  allOrNothing?: true;
+}
+
+export interface AppendOutcome {
+  /** The session's revision after the batch; the batch's own when none of its events was valid (nothing was read). */
+  ref: SessionRef | null;
+  lastUpdateTime: number;
+  /** One entry per event of the batch: `null` when stored, else why it was not. */
+  results: (WireError | null)[];
+}
+
+/** Whole sessions to write in one transaction: all of them, or (on any error) none. */
+export interface ImportBatch {
+  /** Already validated: merged state (split by prefix on write), events in append order. */
+  sessions: Session[];
+  onConflict: ConflictPolicy;
+}
+
+export interface ImportOutcome {
+  /** Sessions written (new or replacing a stored one). */
+  sessions: number;
+  /** Events written, over all written sessions. */
+  events: number;
+  /** Sessions left out because their id existed (`onConflict: 'skip'`). */
+  skipped: number;
+}
+
+/** A committed change, told to subscribers in this tab and others. */
+export interface StoreChange {
+  type: 'created' | 'appended' | 'deleted';
+  appName: string;
+  userId: string;
+  sessionId: string;
+  /** The session's revision after the change (0 for a new session, -1 once deleted). */
+  revision: number;
+  lastUpdateTime: number;
+  /** Ids of the events the change stored (appends only). */
+  eventIds: string[];
+  /**
+   * Whether the change wrote the app's (`app:`) or the user's (`user:`) state.
+   * Absent in notices from releases before it: then either may have changed.
+   */
+  scopes?: { app: boolean; user: boolean };
+}
+
+/** The shared scopes `change` may have written (both, when an older release did not say). */
+export function scopesOf(change: StoreChange): { app: boolean; user: boolean } {
+  if (change.type === 'deleted') return { app: false, user: false };
+  return change.scopes ?? { app: true, user: true };
+}
+
+/** The backend's calls, by name: what a forwarding backend (lazy, or over a worker) forwards. */
+export const SESSION_METHODS = [
+  'createSession',
+  'getSession',
+  'listSessions',
+  'deleteSession',
+  'appendEvents',
+  'listSessionKeys',
+  'importSessions',
+  'getUserState',
+  'getAppState',
+  'listApps',
+  'listUsers',
+] as const satisfies readonly Exclude<keyof Backend, 'close'>[];
+
+/** What the front needs from an engine. Implemented by `StoreEngine`, and by a Comlink proxy of one. */
+export interface Backend {
+  createSession(request: CreateSessionRequest): Promise<LoadedSession>;
+  getSession(request: GetSessionRequest): Promise<LoadedSession | undefined>;
+  listSessions(request: ListSessionsRequest): Promise<ListedSessions>;
+  deleteSession(request: DeleteSessionRequest): Promise<void>;
+  appendEvents(batch: AppendBatch): Promise<AppendOutcome>;
+  /** Keys of the sessions asked for, in listing order (app, then oldest first), read in one snapshot. */
+  listSessionKeys(request: ListSessionKeysRequest): Promise<SessionKey[]>;
+  /**
+   * Writes whole sessions in one transaction. An imported session gets a fresh
+   * incarnation (revision 0); its `app:`/`user:` state is merged into the shared
+   * scopes. Tells subscribers `created` per session (after `deleted` for one replaced).
+   * `onProgress` hears how many sessions are done while the transaction runs
+   * (a few dozen reports at most; over a worker, through a Comlink proxy).
+   */
+  importSessions(batch: ImportBatch, onProgress?: (processed: number) => void): Promise<ImportOutcome>;
+  getUserState(request: UserStateRequest): Promise<Record<string, unknown>>;
+  getAppState(request: AppStateRequest): Promise<Record<string, unknown>>;
+  listApps(): Promise<AppSummary[]>;
+  listUsers(request: ListUsersRequest): Promise<UserSummary[]>;
+  close(): Promise<void>;
+}
+
+/** What a call over the worker boundary returns: errors travel as data, so their class survives. */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: WireError };
+
+/** Sent first by every client. `dbName` must match the store the host serves, when it serves one. */
+export interface HelloRequest {
+  dbName?: string;
+}
+
+export interface HelloResponse {
+  dbName: string;
+  /** A Web Lock the host holds for its lifetime: when the client is granted it, the host is gone. */
+  lockName: string | null;
+  /**
+   * The calls this host serves. A page newer than the worker serving it (a
+   * shared worker from before a deploy, still open in another tab) learns here
+   * what it cannot ask for; absent from hosts that predate the list.
+   */
+  methods?: string[];
+}
+
+/** What a host serves: the session backend's methods and the artifact service's. */
+export type Served = Omit<Backend, 'close'> & ArtifactBackend & SearchBackend & MemoryBackend & SyncBackend;
+
+/** The host side of one connection: the served methods, each answering with a `Result`. */
+export type HostApi = {
+  [K in keyof Served]: (...args: Parameters<Served[K]>) => Promise<Result<Awaited<ReturnType<Served[K]>>>>;
+} & {
+  hello(request: HelloRequest): Promise<Result<HelloResponse>>;
+  /**
+   * Several sessions' append batches in one message, each answered on its own:
+   * what a page sends when many sessions append in the same turn, so that they
+   * reach one group commit together and their answers come back together.
+   */
+  appendMany(batches: AppendBatch[]): Promise<Result<Result<AppendOutcome>[]>>;
+  /** Ends this connection; with `closeStore`, also closes the store once its queued writes commit. */
+  goodbye(closeStore: boolean): Promise<Result<void>>;
+  /**
+   * Answers only when the store closes for good (another tab upgraded or
+   * deleted the database, the browser closed it, or it was closed), with why.
+   * A client keeps one such call pending to learn of it at once.
+   */
+  whenClosed(): Promise<Result<WireError>>;
+};
