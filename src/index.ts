@@ -47,7 +47,7 @@ export {
 export { MAX_JSON_DEPTH } from './core/json.js';
 export { MAX_FILENAME_LENGTH, MAX_ID_LENGTH, MAX_METADATA_SIZE, MAX_RECORD_SIZE } from './core/limits.js';
 export { APP_PREFIX, TEMP_PREFIX, USER_PREFIX } from './core/state.js';
-export type { ChangeFilter, ChangeListener } from './database/changes.js';
+export type { ChangeFilter, ChangeListener, StoreChange } from './database/changes.js';
 export { exposeSessionService, serveSessionStores } from './host/expose.js';
 export {
   type Appender,
@@ -90,7 +90,6 @@ export {
   type Snippet,
 } from './search/index.js';
 export { DEFAULT_DB_NAME, type EngineOptions } from './sessions/engine.js';
-export type { StoreChange } from './sessions/protocol.js';
 export { type InjectOptions, injectSessionState, MissingTemplateKeyError } from './sessions/template.js';
 export { appendWithState, TurnState } from './sessions/turn-state.js';
 export type {

@@ -17,16 +17,14 @@ import {
   TimeoutError,
 } from '../core/errors.js';
 import { MAX_BATCHES } from '../core/limits.js';
+import type { HelloResponse, HostApi, Result } from '../host/api.js';
 import { MEMORY_METHODS, type MemoryBackend } from '../memory/protocol.js';
 import { SEARCH_METHODS, type SearchBackend } from '../search/protocol.js';
 import {
   type AppendBatch,
   type AppendOutcome,
   type Backend,
-  type HelloResponse,
-  type HostApi,
   type ImportBatch,
-  type Result,
   SESSION_METHODS,
 } from '../sessions/protocol.js';
 import type { SyncStartOptions } from '../sync/protocol.js';

@@ -21,3 +21,6 @@ export const DEFAULT_SEARCH_LIMIT = 10;
 export const MAX_SEARCH_OFFSET = 10_000;
 /** Most sessions' append batches one `appendMany` message may carry; a client splits larger rounds. */
 export const MAX_BATCHES = 10_000;
+
+/** Most events one append batch may carry over the worker boundary. */
+export const MAX_BATCH_EVENTS = 10_000;

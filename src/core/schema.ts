@@ -13,7 +13,6 @@
  * `id`) is built at load.
  */
 import * as z from 'zod/mini';
-import { MAX_BATCH_EVENTS } from '../sessions/protocol.js';
 import { InvalidInputError } from './errors.js';
 import {
   type CheckJsonOptions,
@@ -24,7 +23,7 @@ import {
   type JsonProblem,
   withJsonField,
 } from './json.js';
-import { MAX_BATCHES, MAX_ID_LENGTH, MAX_RECORD_SIZE } from './limits.js';
+import { MAX_BATCH_EVENTS, MAX_BATCHES, MAX_ID_LENGTH, MAX_RECORD_SIZE } from './limits.js';
 
 /** An event id (or a database name; memory refers to events by it): non-empty, at most MAX_ID_LENGTH, trimmed. */
 export const eventIdSchema = z.string().check(

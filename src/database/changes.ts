@@ -3,7 +3,29 @@
  * named for its database; every subscriber, in this tab or another, listens
  * there. One path for all: a tab's own writes and other tabs' arrive alike.
  */
-import type { StoreChange } from '../sessions/protocol.js';
+/** A committed change, told to subscribers in this tab and others. */
+export interface StoreChange {
+  type: 'created' | 'appended' | 'deleted';
+  appName: string;
+  userId: string;
+  sessionId: string;
+  /** The session's revision after the change (0 for a new session, -1 once deleted). */
+  revision: number;
+  lastUpdateTime: number;
+  /** Ids of the events the change stored (appends only). */
+  eventIds: string[];
+  /**
+   * Whether the change wrote the app's (`app:`) or the user's (`user:`) state.
+   * Absent in notices from releases before it: then either may have changed.
+   */
+  scopes?: { app: boolean; user: boolean };
+}
+
+/** The shared scopes `change` may have written (both, when an older release did not say). */
+export function scopesOf(change: StoreChange): { app: boolean; user: boolean } {
+  if (change.type === 'deleted') return { app: false, user: false };
+  return change.scopes ?? { app: true, user: true };
+}
 
 export const channelName = (dbName: string): string => `idb-adk-sessions:${dbName}`;
 

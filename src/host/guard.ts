@@ -11,7 +11,7 @@
  */
 import type { Endpoint } from 'comlink';
 import { InvalidInputError, toWireError } from '../core/errors.js';
-import type { Result } from '../sessions/protocol.js';
+import type { Result } from './api.js';
 
 type Listener = EventListenerOrEventListenerObject;
 

@@ -4,7 +4,7 @@
  * one-record read; nothing is published when the value read equals the held one.
  */
 import type { ChangeFilter } from '../database/changes.js';
-import { type StoreChange, scopesOf } from '../sessions/protocol.js';
+import { type StoreChange, scopesOf } from '../database/changes.js';
 import type { AppStateRequest, ListSessionsRequest, ListSessionsResponse, UserStateRequest } from '../types.js';
 import { jsonEqual } from './json-equal.js';
 import { LiveQueryBase, UNCHANGED } from './query.js';

@@ -13,8 +13,7 @@
  */
 
 import { StoreClosedError } from '../core/errors.js';
-import type { ChangeFilter } from '../database/changes.js';
-import type { StoreChange } from '../sessions/protocol.js';
+import type { ChangeFilter, StoreChange } from '../database/changes.js';
 import { deepFreeze } from './frozen.js';
 import type {
   LiveObservable,

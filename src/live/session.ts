@@ -9,7 +9,7 @@
 
 import { setOwn } from '../core/json.js';
 import { APP_PREFIX, mergeState, USER_PREFIX } from '../core/state.js';
-import { type StoreChange, scopesOf } from '../sessions/protocol.js';
+import { type StoreChange, scopesOf } from '../database/changes.js';
 import type { Event, GetSessionRequest, Session } from '../types.js';
 import { jsonEqual } from './json-equal.js';
 import { LiveQueryBase, UNCHANGED } from './query.js';

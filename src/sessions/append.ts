@@ -17,6 +17,7 @@ import {
   type WireError,
 } from '../core/errors.js';
 import { APP_PREFIX, applyDelta, hasTempKeys, isEmpty, splitDelta, USER_PREFIX, withoutTemp } from '../core/state.js';
+import type { StoreChange } from '../database/changes.js';
 import { type Db, handled, type Tx } from '../database/idb/index.js';
 import { keyString } from '../database/keys.js';
 import {
@@ -28,7 +29,7 @@ import {
   type UserRecord,
 } from '../database/records/index.js';
 import type { Event } from '../types.js';
-import type { AppendBatch, AppendOutcome, StoreChange } from './protocol.js';
+import type { AppendBatch, AppendOutcome } from './protocol.js';
 
 export interface GroupResult {
   outcome?: AppendOutcome;

@@ -11,6 +11,7 @@ import { AlreadyExistsError, normalizeStorageError, QuotaExceededError, StoreClo
 import { GroupQueue, type Settled } from '../core/group-commit.js';
 import { newId } from '../core/ids.js';
 import { isEmpty, mergeState, type StateRecord, splitDelta } from '../core/state.js';
+import type { StoreChange } from '../database/changes.js';
 import { ChangePublisher } from '../database/changes.js';
 import { DEFAULT_DB_NAME } from '../database/defaults.js';
 import { bound, type Db } from '../database/idb/index.js';
@@ -50,7 +51,6 @@ import type {
   ImportOutcome,
   ListedSessions,
   LoadedSession,
-  StoreChange,
 } from './protocol.js';
 import { type Place, readAhead, readEvents, readPage, readUsers } from './reads.js';
 

@@ -9,6 +9,7 @@
  */
 import { fromWireError, InvalidInputError } from '../core/errors.js';
 import { EVENT_JSON, isPlainObject } from '../core/json.js';
+import { MAX_BATCH_EVENTS } from '../core/limits.js';
 import { applyDelta, hasTempKeys, withoutTemp } from '../core/state.js';
 import type { SearchBackend } from '../search/protocol.js';
 import type { SearchEventsRequest, SearchEventsResponse } from '../search/schema.js';
@@ -34,14 +35,7 @@ import type {
   UserSummary,
 } from '../types.js';
 import { guardedProgress, prepareImport, type SessionImportOptions } from './import-options.js';
-import {
-  type AppendBatch,
-  type Backend,
-  type ImportOutcome,
-  type LoadedSession,
-  MAX_BATCH_EVENTS,
-  type SessionRef,
-} from './protocol.js';
+import type { AppendBatch, Backend, ImportOutcome, LoadedSession, SessionRef } from './protocol.js';
 import { eventFormOf, withDataForm } from './requests.js';
 
 interface QueuedAppend {

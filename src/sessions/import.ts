@@ -7,6 +7,7 @@
 import { AlreadyExistsError, InvalidInputError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { applyDelta, isEmpty, splitDelta } from '../core/state.js';
+import type { StoreChange } from '../database/changes.js';
 import { bound, type Db, handled, type Tx } from '../database/idb/index.js';
 import { keyString } from '../database/keys.js';
 import {
@@ -19,7 +20,7 @@ import {
   type UserRecord,
 } from '../database/records/index.js';
 import { storable } from './append.js';
-import type { ImportBatch, ImportOutcome, StoreChange } from './protocol.js';
+import type { ImportBatch, ImportOutcome } from './protocol.js';
 
 /**
  * More to write in an import's one transaction (artifacts, src/artifacts):

@@ -4,11 +4,7 @@
  * structured-clone safe. Appends carry only the session key, the revision the
  * caller last saw and the events — never the session's history.
  */
-import type { ArtifactBackend } from '../artifacts/protocol.js';
 import type { WireError } from '../core/errors.js';
-import type { MemoryBackend } from '../memory/protocol.js';
-import type { SearchBackend } from '../search/protocol.js';
-import type { SyncBackend } from '../sync/protocol.js';
 import type {
   AppStateRequest,
   AppSummary,
@@ -47,9 +43,6 @@ export interface LoadedSession {
 export interface ListedSessions extends ListSessionsResponse {
   refs: SessionRef[];
 }
-
-/** Most events one append batch may carry over the worker boundary. */
-export const MAX_BATCH_EVENTS = 10_000;
 
 export interface AppendBatch {
   appName: string;
@@ -92,30 +85,6 @@ export interface ImportOutcome {
   skipped: number;
 }
 
-/** A committed change, told to subscribers in this tab and others. */
-export interface StoreChange {
-  type: 'created' | 'appended' | 'deleted';
-  appName: string;
-  userId: string;
-  sessionId: string;
-  /** The session's revision after the change (0 for a new session, -1 once deleted). */
-  revision: number;
-  lastUpdateTime: number;
-  /** Ids of the events the change stored (appends only). */
-  eventIds: string[];
-  /**
-   * Whether the change wrote the app's (`app:`) or the user's (`user:`) state.
-   * Absent in notices from releases before it: then either may have changed.
-   */
-  scopes?: { app: boolean; user: boolean };
-}
-
-/** The shared scopes `change` may have written (both, when an older release did not say). */
-export function scopesOf(change: StoreChange): { app: boolean; user: boolean } {
-  if (change.type === 'deleted') return { app: false, user: false };
-  return change.scopes ?? { app: true, user: true };
-}
-
 /** The backend's calls, by name: what a forwarding backend (lazy, or over a worker) forwards. */
 export const SESSION_METHODS = [
   'createSession',
@@ -154,47 +123,3 @@ export interface Backend {
   listUsers(request: ListUsersRequest): Promise<UserSummary[]>;
   close(): Promise<void>;
 }
-
-/** What a call over the worker boundary returns: errors travel as data, so their class survives. */
-export type Result<T> = { ok: true; value: T } | { ok: false; error: WireError };
-
-/** Sent first by every client. `dbName` must match the store the host serves, when it serves one. */
-export interface HelloRequest {
-  dbName?: string;
-}
-
-export interface HelloResponse {
-  dbName: string;
-  /** A Web Lock the host holds for its lifetime: when the client is granted it, the host is gone. */
-  lockName: string | null;
-  /**
-   * The calls this host serves. A page newer than the worker serving it (a
-   * shared worker from before a deploy, still open in another tab) learns here
-   * what it cannot ask for; absent from hosts that predate the list.
-   */
-  methods?: string[];
-}
-
-/** What a host serves: the session backend's methods and the artifact service's. */
-export type Served = Omit<Backend, 'close'> & ArtifactBackend & SearchBackend & MemoryBackend & SyncBackend;
-
-/** The host side of one connection: the served methods, each answering with a `Result`. */
-export type HostApi = {
-  [K in keyof Served]: (...args: Parameters<Served[K]>) => Promise<Result<Awaited<ReturnType<Served[K]>>>>;
-} & {
-  hello(request: HelloRequest): Promise<Result<HelloResponse>>;
-  /**
-   * Several sessions' append batches in one message, each answered on its own:
-   * what a page sends when many sessions append in the same turn, so that they
-   * reach one group commit together and their answers come back together.
-   */
-  appendMany(batches: AppendBatch[]): Promise<Result<Result<AppendOutcome>[]>>;
-  /** Ends this connection; with `closeStore`, also closes the store once its queued writes commit. */
-  goodbye(closeStore: boolean): Promise<Result<void>>;
-  /**
-   * Answers only when the store closes for good (another tab upgraded or
-   * deleted the database, the browser closed it, or it was closed), with why.
-   * A client keeps one such call pending to learn of it at once.
-   */
-  whenClosed(): Promise<Result<WireError>>;
-};

@@ -7,6 +7,7 @@
 import { newId } from '../core/ids.js';
 import { setOwn } from '../core/json.js';
 import { APP_PREFIX, applyDelta, splitDelta, USER_PREFIX } from '../core/state.js';
+import type { StoreChange } from '../database/changes.js';
 import { bound, type Db, handled, type Tx } from '../database/idb/index.js';
 import {
   type AppRecord,
@@ -19,7 +20,6 @@ import {
   type UserRecord,
 } from '../database/records/index.js';
 import type { SyncMark, SyncUser } from '../database/records/sync.js';
-import type { StoreChange } from '../sessions/protocol.js';
 import type { Event } from '../types.js';
 import type { Placed, Positioned } from './wire.js';
 

@@ -10,10 +10,10 @@
 
 import { SyncError } from '../core/errors.js';
 import { setOwn } from '../core/json.js';
+import type { StoreChange } from '../database/changes.js';
 import { ChangeFeed } from '../database/changes.js';
 import type { Db } from '../database/idb/index.js';
 import type { StoreSchema } from '../database/records/index.js';
-import type { StoreChange } from '../sessions/protocol.js';
 import type { DeleteSessionRequest, Event } from '../types.js';
 import {
   adoptCreated,

@@ -10,10 +10,10 @@
 import { IDBFactory } from 'fake-indexeddb';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { HostApi } from '../../../src/host/api.js';
 import { createHost, exposeEngine } from '../../../src/host/expose.js';
 import { connectSessionStore, IndexedDbSessionService, type SessionService } from '../../../src/index.js';
 import { StoreEngine } from '../../../src/sessions/engine.js';
-import type { HostApi } from '../../../src/sessions/protocol.js';
 import {
   badCalls,
   CLIENT_TEMPLATES,
