@@ -5,9 +5,9 @@
  * all, match each) in this page over the same database, same queries, same run.
  */
 
+import { analyse, matches, parseQuery } from '../../src/core/text/match.js';
 import { type EventRecord, eventOf } from '../../src/database/records/index.js';
 import { openSessionStore, type Session } from '../../src/index.js';
-import { analyse, matches, parseQuery } from '../../src/search/match.js';
 import { eventText } from '../../src/search/text.js';
 import type { Event } from '../../src/types.js';
 import { request } from '../raw-idb.js';

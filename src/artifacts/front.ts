@@ -7,9 +7,9 @@
  */
 
 import { type Base64Form, bytesToBase64As } from '../core/base64.js';
+import { partOf } from '../core/part-shape.js';
 import { guardedProgress, prepareImport, type SessionImportOptions } from '../sessions/import-options.js';
 import type { Session } from '../types.js';
-import { partOf } from './part-shape.js';
 import type { ArchiveImportOutcome, ArtifactBackend, ArtifactUsage, ArtifactVersion } from './protocol.js';
 import type {
   ArtifactFileRequest,

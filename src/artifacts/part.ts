@@ -10,7 +10,7 @@
 import { InvalidInputError } from '../core/errors.js';
 import { checkJson, formatPath, isPlainObject } from '../core/json.js';
 import { MAX_RECORD_SIZE } from '../core/limits.js';
-import { type BodyKind, PAYLOAD, PAYLOAD_KEYS, type PartFields } from './part-shape.js';
+import { type BodyKind, PAYLOAD, PAYLOAD_KEYS, type PartFields } from '../core/part-shape.js';
 
 /** How a Part's fields are read: an `undefined` field is an absent one, as in an event. */
 export const PART_JSON = { undefinedFieldsAreAbsent: true };

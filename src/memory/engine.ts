@@ -9,13 +9,13 @@
  */
 import MiniSearch from 'minisearch';
 import { DEFAULT_SEARCH_LIMIT } from '../core/limits.js';
+import { parseQuery } from '../core/text/match.js';
+import { byRank, type Doc, options, queryOf, scoreOf } from '../core/text/minisearch.js';
+import { indexTerms } from '../core/text/tokenize.js';
 import { bound, type Db, type Tx } from '../database/idb/index.js';
 import { keyString } from '../database/keys.js';
 import type { StoreSchema } from '../database/records/index.js';
 import { type MemoryRecord, memoryId, NO_SESSION } from '../database/records/memory.js';
-import { parseQuery } from '../search/match.js';
-import { byRank, type Doc, options, queryOf, scoreOf } from '../search/minisearch.js';
-import { indexTerms } from '../search/tokenize.js';
 import type { StoreEngine } from '../sessions/engine.js';
 import type { MemoryBackend } from './protocol.js';
 import type {

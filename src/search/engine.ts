@@ -8,13 +8,13 @@
 
 import { InvalidInputError } from '../core/errors.js';
 import { DEFAULT_SEARCH_LIMIT } from '../core/limits.js';
+import { analyse, type MatchMode, matchedRanges, matches, parseQuery, snippetOf } from '../core/text/match.js';
 import type { StoreChange } from '../database/changes.js';
 import { ChangeFeed } from '../database/changes.js';
 import { bound } from '../database/idb/index.js';
 import { keyString } from '../database/keys.js';
 import { type EventRecord, eventOf } from '../database/records/index.js';
 import type { StoreEngine } from '../sessions/engine.js';
-import { analyse, type MatchMode, matchedRanges, matches, parseQuery, snippetOf } from './match.js';
 import type { SearchBackend } from './protocol.js';
 import type { SearchEventsRequest, SearchEventsResponse, SearchHit } from './schema.js';
 import { eventText } from './text.js';

@@ -5,8 +5,8 @@
  * empty, so no session (not even one named `user`) shares the user's scope.
  */
 
-import type { PartFields } from '../../artifacts/part-shape.js';
 import type { Base64Form } from '../../core/base64.js';
+import type { PartFields } from '../../core/part-shape.js';
 
 /** The `scope` of `user:` artifacts. */
 export const USER_SCOPE = '';
