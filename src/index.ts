@@ -24,6 +24,7 @@ export {
   type SessionStoreClient,
 } from './client/connect.js';
 export {
+  exposeSessionService,
   IndexedDbSessionService,
   type IndexedDbSessionServiceOptions,
 } from './client/indexeddb-session-service.js';
@@ -48,7 +49,7 @@ export { MAX_JSON_DEPTH } from './core/json.js';
 export { MAX_FILENAME_LENGTH, MAX_ID_LENGTH, MAX_METADATA_SIZE, MAX_RECORD_SIZE } from './core/limits.js';
 export { APP_PREFIX, TEMP_PREFIX, USER_PREFIX } from './core/state.js';
 export type { ChangeFilter, ChangeListener, StoreChange } from './database/changes.js';
-export { exposeSessionService, serveSessionStores } from './host/expose.js';
+export { serveSessionStores } from './host/expose.js';
 export {
   type Appender,
   type AppenderOptions,

@@ -11,7 +11,7 @@ import type {
   LoadArtifactRequest,
   SaveArtifactRequest,
 } from '@google/adk';
-import type { ArtifactFront } from '../artifacts/index.js';
+import type { ArtifactFront } from '../index.js';
 
 /** ADK's `Part` and `ArtifactVersion` (the latter not exported by name from `@google/adk`). */
 type Part = SaveArtifactRequest['artifact'];

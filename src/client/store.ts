@@ -104,7 +104,7 @@ export class Store extends SessionFront implements SessionStore {
     readonly mode: StoreKind,
     durability?: Durability,
   ) {
-    super(parts, durability, parts);
+    super(parts, durability);
     this.artifacts = new ArtifactFront(parts);
     this.memory = new MemoryFront(parts);
     this.feed = new ChangeFeed(parts.dbName);
@@ -120,6 +120,15 @@ export class Store extends SessionFront implements SessionStore {
 
   onClose(listener: (error: StoreClosedError) => void): () => void {
     return this.parts.onClose(listener);
+  }
+
+  /**
+   * Ranked full-text search over one app and user's events (never another's):
+   * hits with their session, event, author, time and a snippet marking what
+   * matched. See the README's "Search across conversations".
+   */
+  async searchEvents(request: SearchEventsRequest): Promise<SearchEventsResponse> {
+    return this.parts.searchEvents(request);
   }
 
   subscribe(filter: ChangeFilter, listener: ChangeListener): () => void {

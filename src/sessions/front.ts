@@ -11,8 +11,6 @@ import { fromWireError, InvalidInputError } from '../core/errors.js';
 import { EVENT_JSON, isPlainObject } from '../core/json.js';
 import { MAX_BATCH_EVENTS } from '../core/limits.js';
 import { applyDelta, hasTempKeys, withoutTemp } from '../core/state.js';
-import type { SearchBackend } from '../search/protocol.js';
-import type { SearchEventsRequest, SearchEventsResponse } from '../search/schema.js';
 import type {
   AppendEventRequest,
   AppendEventsRequest,
@@ -68,7 +66,6 @@ export class SessionFront implements SessionService, SessionCatalog {
     protected readonly backend: Backend,
     /** Durability of appends that do not choose their own; `undefined` leaves it to the engine. */
     private readonly durability?: Durability,
-    private readonly search?: SearchBackend,
   ) {}
 
   private adopt({ session, ref, eventsJson }: LoadedSession): Session {
@@ -252,16 +249,6 @@ export class SessionFront implements SessionService, SessionCatalog {
   async importSessions(sessions: readonly Session[], options: SessionImportOptions = {}): Promise<ImportOutcome> {
     const batch = prepareImport(sessions, options);
     return this.backend.importSessions(batch, guardedProgress(options.onProgress));
-  }
-
-  /**
-   * Ranked full-text search over one app and user's events (never another's):
-   * hits with their session, event, author, time and a snippet marking what
-   * matched. See the README's "Search across conversations".
-   */
-  async searchEvents(request: SearchEventsRequest): Promise<SearchEventsResponse> {
-    if (!this.search) throw new InvalidInputError('searchEvents: this store has no search');
-    return this.search.searchEvents(request);
   }
 
   async getUserState(request: UserStateRequest): Promise<Record<string, unknown>> {

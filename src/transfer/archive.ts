@@ -8,8 +8,7 @@
  */
 import { unzipSync, Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import * as z from 'zod/mini';
-import type { ArtifactFront } from '../artifacts/front.js';
-import type { ArchiveImportOutcome } from '../artifacts/protocol.js';
+import type { ArchiveImportOutcome, ArtifactFront } from '../artifacts/index.js';
 import { InvalidInputError } from '../core/errors.js';
 import { listSessionKeysRequestSchema, validate } from '../core/schema.js';
 import type { ListSessionKeysRequest, SessionKey } from '../types.js';
