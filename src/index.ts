@@ -49,7 +49,9 @@ export { MAX_JSON_DEPTH } from './core/json.js';
 export { MAX_FILENAME_LENGTH, MAX_ID_LENGTH, MAX_METADATA_SIZE, MAX_RECORD_SIZE } from './core/limits.js';
 export { APP_PREFIX, TEMP_PREFIX, USER_PREFIX } from './core/state.js';
 export type { ChangeFilter, ChangeListener, StoreChange } from './database/changes.js';
+export { DEFAULT_DB_NAME } from './database/defaults.js';
 export { serveSessionStores } from './host/expose.js';
+export type { EngineOptions } from './host/store-engine.js';
 export {
   type Appender,
   type AppenderOptions,
@@ -90,7 +92,6 @@ export {
   type SearchOptions,
   type Snippet,
 } from './search/index.js';
-export { DEFAULT_DB_NAME, type EngineOptions } from './sessions/engine.js';
 export { type InjectOptions, injectSessionState, MissingTemplateKeyError } from './sessions/template.js';
 export { appendWithState, TurnState } from './sessions/turn-state.js';
 export type {

@@ -9,9 +9,9 @@ import type { Endpoint } from 'comlink';
 import type { ArtifactEngineOptions } from '../artifacts/engine.js';
 import { engineOf, registerEngine } from '../host/engine-of.js';
 import { exposeEngine } from '../host/expose.js';
+import { type EngineOptions, type EngineTestingOptions, StoreEngine } from '../host/store-engine.js';
 import { type SearchOptions, searchEngineFor } from '../search/engine.js';
 import { checkedBackend } from '../sessions/checked.js';
-import { type EngineOptions, type EngineTestingOptions, StoreEngine } from '../sessions/engine.js';
 import { LazyEngine } from './lazy-engine.js';
 import { Store } from './store.js';
 

@@ -14,9 +14,9 @@ import { ARTIFACT_METHODS, type ArtifactBackend } from '../artifacts/protocol.js
 import { CloseSignal } from '../core/close-signal.js';
 import { InvalidInputError, StorageError, StoreClosedError } from '../core/errors.js';
 import { DEFAULT_DB_NAME } from '../database/defaults.js';
+import type { EngineOptions, StoreEngine } from '../host/store-engine.js';
 import { MEMORY_METHODS, type MemoryBackend } from '../memory/protocol.js';
 import { SEARCH_METHODS, type SearchBackend } from '../search/protocol.js';
-import type { EngineOptions, StoreEngine } from '../sessions/engine.js';
 import { type Backend, SESSION_METHODS } from '../sessions/protocol.js';
 import type { SyncBackend, SyncStartOptions } from '../sync/protocol.js';
 import type { SyncStatus } from '../sync/status.js';
@@ -115,7 +115,7 @@ export class LazyEngine implements StoreBackend {
     if (this.closing || this.ended.error) {
       return Promise.reject(this.ended.error ?? new StoreClosedError('the store is closed'));
     }
-    this.engine ??= import('../sessions/engine.js').then(
+    this.engine ??= import('../host/store-engine.js').then(
       ({ StoreEngine }) => {
         warmCapabilities();
         const engine = new StoreEngine(this.options);

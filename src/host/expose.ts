@@ -8,16 +8,17 @@ import type { ArtifactBackend } from '../artifacts/protocol.js';
 import { InvalidInputError, normalizeStorageError, toWireError, type WireError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { appendManySchema, helloRequestSchema, validate } from '../core/schema.js';
+import { DEFAULT_DB_NAME } from '../database/defaults.js';
 import type { MemoryBackend } from '../memory/protocol.js';
 import type { SearchBackend } from '../search/protocol.js';
 import { checkedBackend } from '../sessions/checked.js';
-import { DEFAULT_DB_NAME, StoreEngine } from '../sessions/engine.js';
 import type { AppendBatch } from '../sessions/protocol.js';
 import type { SyncBackend } from '../sync/protocol.js';
 import type { SyncStatus } from '../sync/status.js';
 import type { HelloRequest, HostApi, Result } from './api.js';
 import { guardEndpoint } from './guard.js';
 import { lazy, warmLater } from './lazy.js';
+import { StoreEngine } from './store-engine.js';
 
 type RemoteCallback = ((processed: number) => Promise<void>) & { [releaseProxy]?: () => void };
 

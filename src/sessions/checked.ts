@@ -21,7 +21,7 @@ import {
   validateCreate,
 } from '../core/schema.js';
 import type { Event } from '../types.js';
-import type { StoreEngine } from './engine.js';
+import type { SessionEngine } from './engine.js';
 import { ImportChecker } from './import-check.js';
 import type { AppendBatch, Backend, ImportBatch } from './protocol.js';
 
@@ -50,7 +50,7 @@ export async function checkImport(operation: string, request: unknown): Promise<
 }
 
 /** The engine `engine()` gives (it may throw, as a host's does before hello), behind the boundary check. */
-export function checkedBackend(engine: () => StoreEngine): Backend {
+export function checkedBackend(engine: () => SessionEngine): Backend {
   return {
     createSession: async (request) => engine().createSession(validateCreate('createSession', request)),
     getSession: async (request) => engine().loadSession(validate('getSession', getSessionRequestSchema, request)),

@@ -1,30 +1,18 @@
 /**
- * The store engine: the session service in terms of keys and revisions. It owns
- * the database connection and is what a worker exposes. It trusts its input:
- * callers validate first (the in-thread front does; the worker host does for
- * anything arriving over a port).
+ * The session engine: the session service in terms of keys and revisions, on a
+ * database it does not own (the `Database` hands it transactions and carries its
+ * change notices). It trusts its input: callers validate first (the in-thread
+ * front does; the worker host does for anything arriving over a port).
  */
 
-import { clearImportedSessions, deleteSessionArtifacts } from '../artifacts/ranges.js';
-import { CloseSignal } from '../core/close-signal.js';
-import { AlreadyExistsError, normalizeStorageError, QuotaExceededError, StoreClosedError } from '../core/errors.js';
+import { normalizeStorageError, QuotaExceededError } from '../core/errors.js';
 import { GroupQueue, type Settled } from '../core/group-commit.js';
 import { newId } from '../core/ids.js';
-import { isEmpty, mergeState, type StateRecord, splitDelta } from '../core/state.js';
+import { isEmpty, type StateRecord, splitDelta } from '../core/state.js';
 import type { StoreChange } from '../database/changes.js';
-import { ChangePublisher } from '../database/changes.js';
-import { DEFAULT_DB_NAME } from '../database/defaults.js';
+import type { Database } from '../database/database.js';
 import { bound, type Db } from '../database/idb/index.js';
-import { openDatabase, type UpgradeStep } from '../database/open.js';
-import {
-  ALL_STORES,
-  type AppRecord,
-  eventOf,
-  eventsText,
-  type SessionRecord,
-  type StoreSchema,
-  type UserRecord,
-} from '../database/records/index.js';
+import { ALL_STORES, eventOf, eventsText, type SessionRecord, type StoreSchema } from '../database/records/index.js';
 import type {
   AppStateRequest,
   AppSummary,
@@ -35,13 +23,13 @@ import type {
   ListSessionKeysRequest,
   ListSessionsRequest,
   ListUsersRequest,
-  Session,
   SessionKey,
   UserStateRequest,
   UserSummary,
 } from '../types.js';
 import { commitGroup, type GroupOptions, type GroupResult, isDuplicateId, RememberedRecordStale } from './append.js';
 import { type Created, type CreateOrder, commitCreates } from './create.js';
+import { cleanupOnImport, decrementCounts, removeSession } from './delete.js';
 import { commitImport, type ImportExtra } from './import.js';
 import type {
   AppendBatch,
@@ -52,38 +40,7 @@ import type {
   ListedSessions,
   LoadedSession,
 } from './protocol.js';
-import { type Place, readAhead, readEvents, readPage, readUsers } from './reads.js';
-
-export interface EngineOptions {
-  /** Database name. Default `'adk-sessions'`. */
-  dbName?: string;
-  /** The IndexedDB to use. Default `globalThis.indexedDB`. */
-  indexedDB?: IDBFactory;
-  /**
-   * The `IDBKeyRange` class of `indexedDB`'s implementation, where it is not a
-   * global (fake-indexeddb in Node without `fake-indexeddb/auto`). Optional: without
-   * it range reads step a cursor instead, which is correct but slower.
-   */
-  IDBKeyRange?: typeof IDBKeyRange;
-  /**
-   * Durability of appends unless an append says otherwise. Default `'relaxed'`:
-   * a committed append survives a tab, worker or browser crash; `'strict'` also
-   * survives a power cut, at several times the latency per transaction.
-   */
-  durability?: Durability;
-  /** How long a schema upgrade waits for other tabs before `UpgradeBlockedError`. Default 5000 ms. */
-  blockedTimeoutMs?: number;
-}
-
-/** Options only tests pass: kept out of `EngineOptions`, which apps see. */
-export interface EngineTestingOptions extends EngineOptions {
-  /**
-   * Tests only, never in an app: the schema's upgrade steps in place of the
-   * shipped ones, so a test can play a newer release (the shipped steps plus
-   * its own) against tabs running this one.
-   */
-  upgradesForTesting?: readonly UpgradeStep[];
-}
+import { type Place, pageOf, readAhead, readEvents, readPage, readUsers, toLoaded } from './reads.js';
 
 /** An acknowledged append batch, and the change notice it makes once its group has committed. */
 interface Appended {
@@ -99,8 +56,6 @@ const strictness: Record<Durability, number> = {
   strict: 2,
 };
 
-export { DEFAULT_DB_NAME };
-
 /** Most session places an engine remembers for its reads. */
 const REMEMBERED_PLACES = 10_000;
 /** Most session records an engine remembers for its appends. */
@@ -108,14 +63,8 @@ const REMEMBERED_RECORDS = 1_000;
 const sessionKeyString = (appName: string, userId: string, sessionId: string): string =>
   `${appName}\u0000${userId}\u0000${sessionId}`;
 
-export class StoreEngine implements Backend {
-  readonly dbName: string;
-  private readonly factory: IDBFactory;
-  private readonly keyRange: typeof IDBKeyRange | undefined;
+export class SessionEngine implements Backend {
   private readonly durability: Durability;
-  private readonly blockedTimeoutMs: number;
-  private connection: Promise<Db<StoreSchema>> | undefined;
-  private readonly closeSignal = new CloseSignal();
   private readonly appends = new GroupQueue<AppendBatch, Appended>(
     {
       write: (batches) => this.writeAppends(batches),
@@ -130,118 +79,24 @@ export class StoreEngine implements Backend {
     },
     MAX_GROUP,
   );
-  private readonly publisher: ChangePublisher;
-  private readonly upgrades: readonly UpgradeStep[] | undefined;
-  private readonly commitListeners = new Set<(changes: readonly StoreChange[]) => void>();
   /** Where each session was last seen, so reads can skip a round trip (see `readSession`). */
   private readonly places = new Map<string, Place>();
   /** The session record last committed per uid, so an append need not wait for its read (see `commitGroup`). */
   private readonly records = new Map<string, SessionRecord>();
 
-  constructor(options: EngineTestingOptions = {}) {
-    this.dbName = options.dbName ?? DEFAULT_DB_NAME;
-    const factory = options.indexedDB ?? globalThis.indexedDB;
-    if (!factory) throw new StoreClosedError('no IndexedDB in this environment: pass `indexedDB`');
-    this.factory = factory;
-    this.keyRange = options.IDBKeyRange;
-    this.durability = options.durability ?? 'relaxed';
-    this.blockedTimeoutMs = options.blockedTimeoutMs ?? 5000;
-    this.publisher = new ChangePublisher(this.dbName);
-    this.upgrades = options.upgradesForTesting;
+  constructor(
+    readonly database: Database,
+    durability: Durability = 'relaxed',
+  ) {
+    this.durability = durability;
   }
 
-  /**
-   * Calls `listener` once when the engine closes for good: by `close()`, or
-   * from outside (another tab upgrading or deleting the database, the browser).
-   * Called at once if it is already closed. Returns the unsubscribe function.
-   */
-  onClose(listener: (error: StoreClosedError) => void): () => void {
-    return this.closeSignal.on(listener);
+  private run<T>(work: (db: Db<StoreSchema>) => Promise<T>): Promise<T> {
+    return this.database.transact(work);
   }
 
-  /** Marks the engine closed with `error` (the first reason wins) and tells the listeners. */
-  private markClosed(error: StoreClosedError): void {
-    this.closeSignal.fire(error);
-  }
-
-  /** True once closed, by `close()` or from outside (another tab's upgrade, the browser). */
-  get closed(): boolean {
-    return this.closeSignal.error !== undefined;
-  }
-
-  /** Tells every subscriber, in this tab and others, about the changes of one committed transaction. */
   private emit(changes: readonly StoreChange[]): void {
-    if (changes.length === 0) return;
-    for (const listener of this.commitListeners) {
-      try {
-        listener(changes);
-      } catch (error) {
-        // A derived view's failure must not fail the write that committed.
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
-    }
-    this.publisher.publish(changes);
-  }
-
-  /**
-   * Hears this engine's committed changes at once, in this realm, before its
-   * callers' promises settle: what keeps derived data (the search index) current
-   * for a read that follows a write, without waiting for the broadcast. Must not
-   * do work on the spot (it runs on the commit path): note and schedule only.
-   */
-  onCommitted(listener: (changes: readonly StoreChange[]) => void): () => void {
-    this.commitListeners.add(listener);
-    return () => this.commitListeners.delete(listener);
-  }
-
-  private db(): Promise<Db<StoreSchema>> {
-    if (this.closeSignal.error) return Promise.reject(this.closeSignal.error);
-    if (!this.connection) {
-      const opening = openDatabase({
-        indexedDB: this.factory,
-        ...(this.keyRange ? { IDBKeyRange: this.keyRange } : {}),
-        name: this.dbName,
-        blockedTimeoutMs: this.blockedTimeoutMs,
-        onExternalClose: (error) => this.markClosed(error),
-        ...(this.upgrades ? { upgrades: this.upgrades } : {}),
-      });
-      this.connection = opening;
-      // A failed open (blocked, refused) is retried by the next call.
-      opening.catch(() => {
-        if (this.connection === opening) this.connection = undefined;
-      });
-    }
-    return this.connection;
-  }
-
-  /**
-   * Runs `work` on the open database, its failures typed as every engine call's:
-   * how capabilities beside sessions (src/artifacts) reach the same database.
-   */
-  transact<T>(work: (db: Db<StoreSchema>) => Promise<T>): Promise<T> {
-    return this.run(work);
-  }
-
-  /**
-   * Tells subscribers about changes committed through `transact` (sync's
-   * writes), as the engine's own writes do.
-   */
-  announce(changes: readonly StoreChange[]): void {
-    if (changes.length > 0) this.emit(changes);
-  }
-
-  /** Runs `work` and turns whatever IndexedDB threw into the typed family. */
-  private async run<T>(work: (db: Db<StoreSchema>) => Promise<T>): Promise<T> {
-    const db = await this.db();
-    try {
-      return await work(db);
-    } catch (error) {
-      throw this.closeSignal.error && !(error instanceof AlreadyExistsError)
-        ? this.closeSignal.error
-        : normalizeStorageError(error);
-    }
+    this.database.announce(changes);
   }
 
   async createSession(request: CreateSessionRequest): Promise<LoadedSession> {
@@ -327,18 +182,6 @@ export class StoreEngine implements Backend {
           : readPage(sessions.index('byUserTime'), [appName, userId], order ?? 'asc', start, take),
       ]);
       const totalItems = (userId === undefined ? app?.sessionCount : owner?.sessionCount) ?? 0;
-      let pageOut: number;
-      let limitOut: number;
-      let totalPages: number;
-      if (limit !== undefined) {
-        pageOut = page ?? (limit === 0 ? 1 : Math.floor(start / limit) + 1);
-        limitOut = limit;
-        totalPages = limit === 0 ? 0 : Math.ceil(totalItems / limit);
-      } else {
-        pageOut = 1;
-        limitOut = totalItems;
-        totalPages = totalItems === 0 ? 0 : 1;
-      }
       const userStates = new Map<string, StateRecord>();
       if (userId !== undefined) userStates.set(userId, owner?.state ?? {});
       else {
@@ -353,10 +196,7 @@ export class StoreEngine implements Backend {
       return {
         sessions: loaded.map((l) => l.session),
         refs: loaded.map((l) => l.ref),
-        page: pageOut,
-        limit: limitOut,
-        totalItems,
-        totalPages,
+        ...pageOf(limit, page, start, totalItems),
       };
     });
   }
@@ -365,7 +205,7 @@ export class StoreEngine implements Backend {
     const { appName, userId, sessionId } = request;
     let deleted: boolean;
     try {
-      deleted = await this.run((db) => removeSession(db, request, true));
+      deleted = await this.run((db) => removeSession(db, request, true, this.database.sessionCleanups));
     } catch (error) {
       if (!(error instanceof QuotaExceededError)) throw error;
       // A full disk refuses every transaction that writes anything, even one that frees far more
@@ -373,7 +213,7 @@ export class StoreEngine implements Backend {
       // are never refused: remove the session and its events first, then fix the counters in the
       // room that made. Should that still not fit, the deletion stands and only the counts behind
       // listSessions' totalItems stay one too high.
-      deleted = await this.run((db) => removeSession(db, request, false));
+      deleted = await this.run((db) => removeSession(db, request, false, this.database.sessionCleanups));
       if (deleted) await this.run((db) => decrementCounts(db, appName, userId)).catch(() => {});
     }
     this.places.delete(sessionKeyString(appName, userId, sessionId));
@@ -397,7 +237,7 @@ export class StoreEngine implements Backend {
    * transaction that holds it has committed, and reject if it aborts.
    */
   appendEvents(batch: AppendBatch): Promise<AppendOutcome> {
-    if (this.closeSignal.error) return Promise.reject(this.closeSignal.error);
+    if (this.database.closed) return Promise.reject(this.database.closedError);
     return this.appends.push(batch).then((written) => written.outcome);
   }
 
@@ -515,7 +355,7 @@ export class StoreEngine implements Backend {
     extra?: ImportExtra,
   ): Promise<ImportOutcome> {
     const { outcome, changes } = await this.run((db) =>
-      commitImport(db, batch, this.durability, onProgress, extra ?? clearImportedSessions),
+      commitImport(db, batch, this.durability, onProgress, extra ?? cleanupOnImport(this.database.sessionCleanups)),
     );
     this.emit(changes);
     return outcome;
@@ -543,89 +383,9 @@ export class StoreEngine implements Backend {
     });
   }
 
-  /** Lets queued appends commit, then closes the connection; later calls reject with `StoreClosedError`. */
+  /** Lets queued appends commit, then closes the database; later calls reject with `StoreClosedError`. */
   async close(): Promise<void> {
     await Promise.all([this.appends.drained(), this.creates.drained()]);
-    this.markClosed(new StoreClosedError(`the store for database "${this.dbName}" is closed`));
-    const connection = this.connection;
-    this.connection = undefined;
-    if (connection) (await connection.catch(() => undefined))?.close();
-    this.publisher.close();
+    await this.database.close();
   }
-}
-
-function toLoaded(
-  record: SessionRecord,
-  app: StateRecord,
-  user: StateRecord,
-  events: Session['events'],
-): LoadedSession {
-  return {
-    session: {
-      id: record.id,
-      appName: record.appName,
-      userId: record.userId,
-      state: mergeState(app, user, record.state),
-      events,
-      lastUpdateTime: record.lastUpdateTime,
-    },
-    ref: { uid: record.uid, revision: record.revision },
-  };
-}
-
-/**
- * Removes a session, its events and its session-scoped artifacts in one transaction; with `counts`, also
- * lowers the app's and user's session counts in it. Resolves `false` for an
- * unknown session.
- */
-async function removeSession(
-  db: Db<StoreSchema>,
-  { appName, userId, sessionId }: DeleteSessionRequest,
-  counts: boolean,
-): Promise<boolean> {
-  const tx = db.transaction([...ALL_STORES, 'artifacts'], 'readwrite');
-  // Also for a session never created: ADK lets artifacts be saved under any session id.
-  deleteSessionArtifacts(tx.objectStore('artifacts'), appName, userId, sessionId);
-  const [record, app, user] = await Promise.all([
-    tx.objectStore('sessions').get([appName, userId, sessionId]),
-    counts ? tx.objectStore('appState').get(appName) : undefined,
-    counts ? tx.objectStore('userState').get([appName, userId]) : undefined,
-  ]);
-  if (!record) {
-    await tx.done;
-    return false;
-  }
-  tx.objectStore('sessions')
-    .delete([appName, userId, sessionId])
-    .catch(() => {});
-  tx.objectStore('events')
-    .delete(bound([record.uid, 0], [record.uid, Number.POSITIVE_INFINITY]))
-    .catch(() => {});
-  lowerCounts(tx.objectStore('appState'), tx.objectStore('userState'), app, user);
-  await tx.done;
-  return true;
-}
-
-type Putter<T> = { put(value: T): Promise<unknown> };
-
-/** Writes `app` and `user` back with one session fewer; settled through their transaction. */
-function lowerCounts(
-  apps: Putter<AppRecord>,
-  users: Putter<UserRecord>,
-  app: AppRecord | undefined,
-  user: UserRecord | undefined,
-): void {
-  if (app) apps.put({ ...app, sessionCount: Math.max(0, app.sessionCount - 1) }).catch(() => {});
-  if (user) users.put({ ...user, sessionCount: Math.max(0, user.sessionCount - 1) }).catch(() => {});
-}
-
-/** Lowers the app's and user's session counts by one (a deletion made without them). */
-async function decrementCounts(db: Db<StoreSchema>, appName: string, userId: string): Promise<void> {
-  const tx = db.transaction(['appState', 'userState'], 'readwrite');
-  const [app, user] = await Promise.all([
-    tx.objectStore('appState').get(appName),
-    tx.objectStore('userState').get([appName, userId]),
-  ]);
-  lowerCounts(tx.objectStore('appState'), tx.objectStore('userState'), app, user);
-  await tx.done;
 }

@@ -5,9 +5,11 @@
  * start rather than scanning every session.
  */
 
+import { mergeState, type StateRecord } from '../core/state.js';
 import { bound, type Index, type Store, type Tx } from '../database/idb/index.js';
 import type { EventRecord, SessionRecord, StoreName, StoreSchema, UserRecord } from '../database/records/index.js';
-import type { GetSessionConfig } from '../types.js';
+import type { GetSessionConfig, Session } from '../types.js';
+import type { LoadedSession } from './protocol.js';
 
 type ReadTx = Tx<StoreSchema, StoreName>;
 type EventStore = Store<StoreSchema['events']>;
@@ -237,3 +239,38 @@ export async function readUsers(
 }
 
 export type { ReadTx };
+
+export function toLoaded(
+  record: SessionRecord,
+  app: StateRecord,
+  user: StateRecord,
+  events: Session['events'],
+): LoadedSession {
+  return {
+    session: {
+      id: record.id,
+      appName: record.appName,
+      userId: record.userId,
+      state: mergeState(app, user, record.state),
+      events,
+      lastUpdateTime: record.lastUpdateTime,
+    },
+    ref: { uid: record.uid, revision: record.revision },
+  };
+}
+
+/** A listing's page numbers: by `page` and `limit` when given, else the page `start` falls in; one page of everything without a limit. */
+export function pageOf(
+  limit: number | undefined,
+  page: number | undefined,
+  start: number,
+  totalItems: number,
+): { page: number; limit: number; totalItems: number; totalPages: number } {
+  if (limit === undefined) return { page: 1, limit: totalItems, totalItems, totalPages: totalItems === 0 ? 0 : 1 };
+  return {
+    page: page ?? (limit === 0 ? 1 : Math.floor(start / limit) + 1),
+    limit,
+    totalItems,
+    totalPages: limit === 0 ? 0 : Math.ceil(totalItems / limit),
+  };
+}

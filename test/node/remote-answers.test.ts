@@ -10,8 +10,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_BATCHES } from '../../src/core/limits.js';
 import type { HostApi } from '../../src/host/api.js';
 import { createHost } from '../../src/host/expose.js';
+import { StoreEngine } from '../../src/host/store-engine.js';
 import { connectSessionStore, InvalidInputError, type Session, StorageError } from '../../src/index.js';
-import { StoreEngine } from '../../src/sessions/engine.js';
 import type { AppendBatch } from '../../src/sessions/protocol.js';
 import { makeEvent } from '../contract/contract.js';
 

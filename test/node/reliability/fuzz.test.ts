@@ -12,8 +12,8 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HostApi } from '../../../src/host/api.js';
 import { createHost, exposeEngine } from '../../../src/host/expose.js';
+import { StoreEngine } from '../../../src/host/store-engine.js';
 import { connectSessionStore, IndexedDbSessionService, type SessionService } from '../../../src/index.js';
-import { StoreEngine } from '../../../src/sessions/engine.js';
 import {
   badCalls,
   CLIENT_TEMPLATES,
