@@ -113,3 +113,20 @@ export function throttle(run: () => void, ms: number): () => void {
     }, wait);
   };
 }
+
+/** Marks `zone` while files are dragged over it (when `accepting()`), and hands dropped files to `onFiles`. */
+export function acceptFileDrops(zone: HTMLElement, accepting: () => boolean, onFiles: (files: File[]) => void): void {
+  const hasFiles = (event: DragEvent): boolean => event.dataTransfer?.types.includes('Files') ?? false;
+  zone.addEventListener('dragover', (event) => {
+    if (!hasFiles(event) || !accepting()) return;
+    event.preventDefault();
+    zone.classList.add('drop-attach');
+  });
+  zone.addEventListener('dragleave', () => zone.classList.remove('drop-attach'));
+  zone.addEventListener('drop', (event) => {
+    zone.classList.remove('drop-attach');
+    if (!hasFiles(event) || !accepting()) return;
+    event.preventDefault();
+    onFiles([...(event.dataTransfer?.files ?? [])]);
+  });
+}

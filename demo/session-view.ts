@@ -9,12 +9,13 @@ import { ArtifactsPanel, attachFiles, eventAttachments, ObjectUrls } from './att
 import { type PendingConfirmation, pendingConfirmation } from './confirmation.js';
 import type { Inspector } from './context.js';
 import { confirmDialog } from './dialogs.js';
-import { h, replace, throttle } from './dom.js';
-import { dateTime, formatBytes, formatCount, relativeTime } from './format.js';
+import { acceptFileDrops, h, replace, throttle } from './dom.js';
+import { formatBytes, formatCount } from './format.js';
 import { loadAdkAgent } from './load-adk-agent.js';
-import { formatHash, type Selection } from './route.js';
+import type { Selection } from './route.js';
+import { placeholderContent, sessionTitle } from './session-head.js';
 import { statePanel } from './state-panel.js';
-import { renderEvents } from './timeline.js';
+import { renderEvents, revealEvent } from './timeline.js';
 
 /** Events loaded at first, and added by each "Load earlier events". */
 export const WINDOW_STEP = 200;
@@ -243,45 +244,7 @@ export class SessionView {
     this.head.hidden = true;
     this.body.hidden = true;
     this.placeholder.hidden = false;
-    const id = this.key.session?.id ?? '';
-    if (why === 'deleted') {
-      replace(
-        this.placeholder,
-        h('h2', null, 'Session deleted'),
-        h('p', null, 'Session ', h('span', { class: 'mono' }, id), ' was deleted, here or in another tab.'),
-      );
-    } else if (why === 'missing') {
-      replace(
-        this.placeholder,
-        h('h2', null, 'No such session'),
-        h(
-          'p',
-          null,
-          'Session ',
-          h('span', { class: 'mono' }, id),
-          ` does not exist for ${this.key.session?.userId} in ${this.key.app}.`,
-        ),
-      );
-    } else {
-      replace(
-        this.placeholder,
-        h('h2', null, 'No session selected'),
-        h('p', null, 'Pick a session from the list to see its events and its state by scope.'),
-        h(
-          'ul',
-          { class: 'tips' },
-          h('li', null, h('kbd', null, 'New session'), ' starts a conversation with the offline demo agent.'),
-          h('li', null, h('kbd', null, 'Generate sample data'), ' fills the store with many sessions.'),
-          h(
-            'li',
-            null,
-            h('kbd', null, 'Import'),
-            ' loads a file made by Export. You can also drop the file on the page.',
-          ),
-          h('li', null, 'Open this page in a second tab: changes show up in both, live.'),
-        ),
-      );
-    }
+    replace(this.placeholder, ...placeholderContent(why, this.key));
   }
 
   private atBottom(): boolean {
@@ -346,57 +309,14 @@ export class SessionView {
   private renderHead(session: Session, complete: boolean): void {
     const remove = h('button', { type: 'button', class: 'danger' }, 'Delete session');
     remove.addEventListener('click', () => void this.remove(session, complete));
-    replace(
-      this.head,
-      h(
-        'div',
-        { class: 'detail-title' },
-        h('h2', { class: 'mono session-id', title: session.id }, session.id),
-        h(
-          'p',
-          { class: 'meta' },
-          h(
-            'span',
-            null,
-            'app ',
-            h('a', { class: 'mono', href: formatHash({ app: session.appName }) }, session.appName),
-          ),
-          h(
-            'span',
-            null,
-            'user ',
-            h('a', { class: 'mono', href: formatHash({ app: session.appName, user: session.userId }) }, session.userId),
-          ),
-          h(
-            'span',
-            null,
-            'updated ',
-            h(
-              'time',
-              { 'data-ms': session.lastUpdateTime, title: dateTime(session.lastUpdateTime) },
-              relativeTime(session.lastUpdateTime, Date.now()),
-            ),
-          ),
-        ),
-      ),
-      remove,
-    );
+    replace(this.head, sessionTitle(session), remove);
   }
 
   /** Scrolls to an event and highlights it; says so when it is not among the loaded ones. */
   reveal(eventId: string): void {
-    const item = [...this.timeline.querySelectorAll<HTMLElement>('.event')].find(
-      (li) => li.dataset.eventId === eventId,
-    );
-    if (!item) {
+    if (!revealEvent(this.timeline, eventId)) {
       this.inspector.status.say('That event is older than the loaded ones: use Load earlier events.');
-      return;
     }
-    item.scrollIntoView({ block: 'center', behavior: 'smooth' });
-    item.classList.remove('highlight');
-    void item.offsetWidth;
-    item.classList.add('highlight');
-    item.focus({ preventScroll: true });
   }
 
   private attachments(session: Session) {
@@ -429,20 +349,11 @@ export class SessionView {
 
   /** Files dropped on the events or the composer are attachments (the page elsewhere imports). */
   private acceptDrops(): void {
-    const zone = this.body.querySelector('.timeline-col') as HTMLElement;
-    const hasFiles = (event: DragEvent): boolean => event.dataTransfer?.types.includes('Files') ?? false;
-    zone.addEventListener('dragover', (event) => {
-      if (!hasFiles(event) || !this.session) return;
-      event.preventDefault();
-      zone.classList.add('drop-attach');
-    });
-    zone.addEventListener('dragleave', () => zone.classList.remove('drop-attach'));
-    zone.addEventListener('drop', (event) => {
-      zone.classList.remove('drop-attach');
-      if (!hasFiles(event) || !this.session) return;
-      event.preventDefault();
-      void this.attachAll([...(event.dataTransfer?.files ?? [])]);
-    });
+    acceptFileDrops(
+      this.body.querySelector('.timeline-col') as HTMLElement,
+      () => this.session !== undefined,
+      (files) => void this.attachAll(files),
+    );
   }
 
   private async chat(): Promise<void> {

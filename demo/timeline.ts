@@ -154,3 +154,15 @@ export function renderEvents(
   }
   return items;
 }
+
+/** Scrolls to the event `eventId` of `timeline` and highlights it; `false` when it is not among the rendered ones. */
+export function revealEvent(timeline: HTMLElement, eventId: string): boolean {
+  const item = [...timeline.querySelectorAll<HTMLElement>('.event')].find((li) => li.dataset.eventId === eventId);
+  if (!item) return false;
+  item.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  item.classList.remove('highlight');
+  void item.offsetWidth;
+  item.classList.add('highlight');
+  item.focus({ preventScroll: true });
+  return true;
+}
