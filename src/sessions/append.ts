@@ -18,7 +18,7 @@ import {
 } from '../core/errors.js';
 import { APP_PREFIX, applyDelta, hasTempKeys, isEmpty, splitDelta, USER_PREFIX, withoutTemp } from '../core/state.js';
 import type { StoreChange } from '../database/changes.js';
-import { type Db, handled, type Store, type Tx } from '../database/idb/index.js';
+import { type Db, handled, type Tx } from '../database/idb/index.js';
 import { keyString } from '../database/keys.js';
 import {
   type AppRecord,
@@ -132,185 +132,129 @@ export async function commitGroup(
 }
 
 type GroupTx = Tx<StoreSchema, StoreName>;
-type Scopes = { app: boolean; user: boolean };
 
-/**
- * Issues a group's reads, all up front so they pipeline, then its writes. No
- * await on anything but IndexedDB, or the transaction commits half-way.
- */
 async function writeGroup(
   tx: GroupTx,
   batches: AppendBatch[],
-  scopes: Scopes[],
-  options: GroupOptions,
+  scopes: { app: boolean; user: boolean }[],
+  { blind, remembered }: GroupOptions,
 ): Promise<GroupResult[]> {
-  const group = new GroupWrite(tx, batches, scopes, options);
-  group.readAll();
-  // Sessions whose remembered record was trusted are written before their record is read back.
-  const early = batches.map((b, i) => (group.trusted(i) ? group.write(b, group.recordOf(i)) : undefined));
-  await group.confirmRemembered();
-  await group.settleReads();
-  const written = batches.map((b, i) => early[i] ?? group.write(b, group.recordOf(i)));
-  group.putShared();
-  await tx.done;
-  return written;
-}
+  const sessions = tx.objectStore('sessions');
+  const events = tx.objectStore('events');
+  const byId = events.index('byId');
 
-/** One group's reads and writes, in the transaction `tx`. */
-class GroupWrite {
-  private readonly sessions: Store<StoreSchema['sessions']>;
-  private readonly events: Store<StoreSchema['events']>;
-  private readonly byId: ReturnType<Store<StoreSchema['events']>['index']>;
-  private readonly keys: string[];
-  /** Stored positions of event ids (an event whose id is stored replaces it in place). */
-  private readonly existing = new Map<string, Promise<[string, number] | undefined>>();
-  /** Per session key: its record as the group sees it (remembered, then read). */
-  private readonly current = new Map<string, SessionRecord | undefined>();
-  /** Per session key whose remembered record is trusted: the revision it must still be stored at. */
-  private readonly expected = new Map<string, SessionRecord['revision']>();
-  private readonly records = new Map<string, Promise<SessionRecord | undefined>>();
-  private readonly apps = new Map<string, Promise<AppRecord | undefined>>();
-  private readonly users = new Map<string, Promise<UserRecord | undefined>>();
-  private readonly seqOf = new Map<string, number>();
-  private readonly appRecords = new Map<string, AppRecord>();
-  private readonly userRecords = new Map<string, UserRecord>();
-  private readonly dirtyApps = new Set<string>();
-  private readonly dirtyUsers = new Set<string>();
-
-  constructor(
-    private readonly tx: GroupTx,
-    private readonly batches: AppendBatch[],
-    private readonly scopes: Scopes[],
-    private readonly options: GroupOptions,
-  ) {
-    this.sessions = tx.objectStore('sessions');
-    this.events = tx.objectStore('events');
-    this.byId = this.events.index('byId');
-    this.keys = batches.map((b) => keyString(sessionKey(b)));
-    this.trustRemembered();
-  }
-
-  /**
-   * Sessions written before their record is read: one batch in the group, a ref
-   * matching the remembered record, no shared scope to read.
-   */
-  private trustRemembered(): void {
-    const batchesOf = new Map<string, number>();
-    for (const k of this.keys) batchesOf.set(k, (batchesOf.get(k) ?? 0) + 1);
-    this.batches.forEach((b, i) => {
-      const k = this.keys[i] as string;
-      const rec = b.ref && this.options.remembered?.(b.ref.uid);
-      const writes = this.scopes[i] as Scopes;
-      if (!rec || !b.ref || batchesOf.get(k) !== 1 || writes.app || writes.user) return;
-      if (rec.revision !== b.ref.revision || keyString([rec.appName, rec.userId, rec.id]) !== k) return;
-      this.current.set(k, rec);
-      this.expected.set(k, rec.revision);
-    });
-  }
-
-  trusted(i: number): boolean {
-    return this.expected.has(this.keys[i] as string);
-  }
-
-  recordOf(i: number): SessionRecord | undefined {
-    return this.current.get(this.keys[i] as string);
-  }
-
-  private lookUpIds(uid: string, b: AppendBatch): void {
-    if (this.options.blind) return;
+  // Existing positions of event ids (an event whose id is stored replaces it in place).
+  const existing = new Map<string, Promise<[string, number] | undefined>>();
+  const lookUpIds = (uid: string, b: AppendBatch): void => {
+    if (blind) return;
     for (const e of b.events) {
       const k = keyString([uid, e.id]);
-      if (!this.existing.has(k)) this.existing.set(k, handled(this.byId.getKey([uid, e.id])));
+      if (!existing.has(k)) existing.set(k, handled(byId.getKey([uid, e.id])));
     }
-  }
+  };
 
-  /**
-   * Issues every read of the first round. A batch that knows its session's uid
-   * has its ids looked up in it too: if the stored uid turns out different, the
-   * batch is stale and the lookups unused.
-   */
-  readAll(): void {
-    this.batches.forEach((b, i) => {
-      const k = this.keys[i] as string;
-      if (!this.records.has(k)) this.records.set(k, handled(this.sessions.get(sessionKey(b))));
-      const writes = this.scopes[i] as Scopes;
-      if (writes.app && !this.apps.has(b.appName)) {
-        this.apps.set(b.appName, handled(this.tx.objectStore('appState').get(b.appName)));
-      }
-      const uk = keyString([b.appName, b.userId]);
-      if (writes.user && !this.users.has(uk)) {
-        this.users.set(uk, handled(this.tx.objectStore('userState').get([b.appName, b.userId])));
-      }
-      if (b.ref) this.lookUpIds(b.ref.uid, b);
-    });
-  }
+  const keys = batches.map((b) => keyString(sessionKey(b)));
 
-  /** Takes the records read; a trusted remembered record must match the stored one, or the group is written again. */
-  async confirmRemembered(): Promise<void> {
-    for (const [k, p] of this.records) {
-      const stored = await p;
-      if (!this.expected.has(k)) {
-        this.current.set(k, stored);
-        continue;
-      }
-      const rec = this.current.get(k) as SessionRecord;
-      if (stored?.uid !== rec.uid || stored.revision !== this.expected.get(k)) {
-        throw new RememberedRecordStale(`the remembered record of session ${k} is older than the stored one`);
-      }
-    }
-  }
+  // Sessions written before their record is read: one batch in the group, a ref
+  // matching the remembered record, no shared scope to read.
+  const batchesOf = new Map<string, number>();
+  for (const k of keys) batchesOf.set(k, (batchesOf.get(k) ?? 0) + 1);
+  const current = new Map<string, SessionRecord | undefined>();
+  const expected = new Map<string, SessionRecord['revision']>();
+  batches.forEach((b, i) => {
+    const k = keys[i] as string;
+    const rec = b.ref && remembered?.(b.ref.uid);
+    const writes = scopes[i] as { app: boolean; user: boolean };
+    if (!rec || !b.ref || batchesOf.get(k) !== 1 || writes.app || writes.user) return;
+    if (rec.revision !== b.ref.revision || keyString([rec.appName, rec.userId, rec.id]) !== k) return;
+    current.set(k, rec);
+    expected.set(k, rec.revision);
+  });
 
-  /** The second round: ids of batches that did not know their uid, then every lookup and shared record. */
-  async settleReads(): Promise<void> {
-    this.batches.forEach((b, i) => {
-      const rec = this.recordOf(i);
-      if (rec && !b.ref) this.lookUpIds(rec.uid, b);
-    });
-    for (const [k, p] of this.existing) {
-      const found = await p;
-      if (found) this.seqOf.set(k, found[1]);
-    }
-    for (const [name, p] of this.apps) {
-      this.appRecords.set(name, (await p) ?? { appName: name, state: {}, sessionCount: 0 });
-    }
-    for (const [k, p] of this.users) {
-      const [appName, userId] = JSON.parse(k) as [string, string];
-      this.userRecords.set(k, (await p) ?? { appName, userId, state: {}, sessionCount: 0 });
-    }
-  }
+  // Issue every read up front so they pipeline; no await on anything but IndexedDB below.
+  // A batch that knows its session's uid has its ids looked up in this first round
+  // too: if the stored uid turns out different, the batch is stale and the lookups unused.
+  const records = new Map<string, Promise<SessionRecord | undefined>>();
+  const apps = new Map<string, Promise<AppRecord | undefined>>();
+  const users = new Map<string, Promise<UserRecord | undefined>>();
+  batches.forEach((b, i) => {
+    const k = keys[i] as string;
+    if (!records.has(k)) records.set(k, handled(sessions.get(sessionKey(b))));
+    const writes = scopes[i] as { app: boolean; user: boolean };
+    if (writes.app && !apps.has(b.appName)) apps.set(b.appName, handled(tx.objectStore('appState').get(b.appName)));
+    const uk = keyString([b.appName, b.userId]);
+    if (writes.user && !users.has(uk)) users.set(uk, handled(tx.objectStore('userState').get([b.appName, b.userId])));
+    if (b.ref) lookUpIds(b.ref.uid, b);
+  });
 
-  /** Writes one batch's events and session record, or says why it cannot (unknown or stale session). */
-  write(b: AppendBatch, rec: SessionRecord | undefined): GroupResult {
-    const refused = refusalOf(b, rec);
-    if (refused || !rec) return { error: refused as Error };
+  const seqOf = new Map<string, number>();
+  const appRecords = new Map<string, AppRecord>();
+  const userRecords = new Map<string, UserRecord>();
+  const dirtyApps = new Set<string>();
+  const dirtyUsers = new Set<string>();
+
+  const write = (b: AppendBatch, rec: SessionRecord | undefined): GroupResult => {
+    if (!rec) {
+      return {
+        // ADK's sentence first (`DatabaseSessionService`'s words), so code matching ADK's message matches ours.
+        error: new SessionNotFoundError(
+          `Session ${b.sessionId} not found for appendEvent (app "${b.appName}", user "${b.userId}")`,
+        ),
+      };
+    }
+    const stale = b.ref
+      ? b.ref.uid !== rec.uid || b.ref.revision !== rec.revision
+      : rec.lastUpdateTime > b.lastUpdateTime;
+    if (stale) {
+      return {
+        error: new StaleSessionError(
+          `session "${b.sessionId}" was modified in storage after this copy was loaded (stored revision ${rec.revision}); reload it with getSession and retry`,
+        ),
+      };
+    }
     const userKey = keyString([b.appName, b.userId]);
-    const results: (WireError | null)[] = [];
+    const eventResults: (WireError | null)[] = [];
     const storedIds: string[] = [];
     const wrote = { app: false, user: false };
     for (const event of b.events) {
-      if (!this.putEvent(rec, event, results)) continue;
+      const idKey = keyString([rec.uid, event.id]);
+      const known = seqOf.get(idKey);
+      const seq = known ?? rec.nextSeq;
+      try {
+        events.put(eventRecord(rec.uid, seq, storable(event))).catch(ignore);
+      } catch (error) {
+        // A value the structured clone rejects fails alone (as InvalidInputError); the rest of the group goes on.
+        eventResults.push(toWireError(normalizeStorageError(error)));
+        continue;
+      }
+      if (known === undefined) {
+        seqOf.set(idKey, seq);
+        rec.nextSeq++;
+        rec.eventCount++;
+      }
+      rec.revision++;
+      rec.lastUpdateTime = event.timestamp;
       const scoped = splitDelta(event.actions?.stateDelta);
       if (!isEmpty(scoped.session)) applyDelta(rec.state, scoped.session);
       if (!isEmpty(scoped.app)) {
-        applyDelta((this.appRecords.get(b.appName) as AppRecord).state, scoped.app);
-        this.dirtyApps.add(b.appName);
+        applyDelta((appRecords.get(b.appName) as AppRecord).state, scoped.app);
+        dirtyApps.add(b.appName);
         wrote.app = true;
       }
       if (!isEmpty(scoped.user)) {
-        applyDelta((this.userRecords.get(userKey) as UserRecord).state, scoped.user);
-        this.dirtyUsers.add(userKey);
+        applyDelta((userRecords.get(userKey) as UserRecord).state, scoped.user);
+        dirtyUsers.add(userKey);
         wrote.user = true;
       }
-      results.push(null);
+      eventResults.push(null);
       storedIds.push(event.id);
     }
-    if (storedIds.length > 0) this.sessions.put(rec).catch(ignore);
+    if (storedIds.length > 0) sessions.put(rec).catch(ignore);
     const outcome: AppendOutcome = {
       ref: { uid: rec.uid, revision: rec.revision },
       lastUpdateTime: rec.lastUpdateTime,
-      results,
+      results: eventResults,
     };
-    if (storedIds.length === 0) return { outcome, record: rec };
     const change: StoreChange = {
       type: 'appended',
       appName: b.appName,
@@ -321,64 +265,50 @@ class GroupWrite {
       eventIds: storedIds,
       scopes: wrote,
     };
-    return { outcome, change, record: rec };
+    return storedIds.length > 0 ? { outcome, change, record: rec } : { outcome, record: rec };
+  };
+
+  const results: (GroupResult | undefined)[] = batches.map((b, i) => {
+    const k = keys[i] as string;
+    return expected.has(k) ? write(b, current.get(k)) : undefined;
+  });
+
+  for (const [k, p] of records) {
+    const stored = await p;
+    if (!expected.has(k)) {
+      current.set(k, stored);
+      continue;
+    }
+    const rec = current.get(k) as SessionRecord;
+    if (stored?.uid !== rec.uid || stored.revision !== expected.get(k)) {
+      throw new RememberedRecordStale(`the remembered record of session ${k} is older than the stored one`);
+    }
   }
 
-  /**
-   * Puts `event` at its place (its stored one when its id is known, else the
-   * next) and advances `rec`; `false`, with its error in `results`, for a
-   * value the structured clone rejects: it fails alone, the rest of the group goes on.
-   */
-  private putEvent(rec: SessionRecord, event: Event, results: (WireError | null)[]): boolean {
-    const idKey = keyString([rec.uid, event.id]);
-    const known = this.seqOf.get(idKey);
-    const seq = known ?? rec.nextSeq;
-    try {
-      this.events.put(eventRecord(rec.uid, seq, storable(event))).catch(ignore);
-    } catch (error) {
-      results.push(toWireError(normalizeStorageError(error)));
-      return false;
-    }
-    if (known === undefined) {
-      this.seqOf.set(idKey, seq);
-      rec.nextSeq++;
-      rec.eventCount++;
-    }
-    rec.revision++;
-    rec.lastUpdateTime = event.timestamp;
-    return true;
+  // Only batches without a known uid need a second round.
+  batches.forEach((b, i) => {
+    const rec = current.get(keys[i] as string);
+    if (rec && !b.ref) lookUpIds(rec.uid, b);
+  });
+  for (const [k, p] of existing) {
+    const found = await p;
+    if (found) seqOf.set(k, found[1]);
+  }
+  for (const [name, p] of apps) appRecords.set(name, (await p) ?? { appName: name, state: {}, sessionCount: 0 });
+  for (const [k, p] of users) {
+    const [appName, userId] = JSON.parse(k) as [string, string];
+    userRecords.set(k, (await p) ?? { appName, userId, state: {}, sessionCount: 0 });
   }
 
-  /** Writes back the app and user records the group changed. */
-  putShared(): void {
-    for (const name of this.dirtyApps) {
-      this.tx
-        .objectStore('appState')
-        .put(this.appRecords.get(name) as AppRecord)
-        .catch(ignore);
-    }
-    for (const k of this.dirtyUsers) {
-      this.tx
-        .objectStore('userState')
-        .put(this.userRecords.get(k) as UserRecord)
-        .catch(ignore);
-    }
-  }
-}
-
-/** Why `b` cannot be appended to the stored `rec`: no such session, or a stale copy of it. */
-function refusalOf(b: AppendBatch, rec: SessionRecord | undefined): Error | undefined {
-  if (!rec) {
-    // ADK's sentence first (`DatabaseSessionService`'s words), so code matching ADK's message matches ours.
-    return new SessionNotFoundError(
-      `Session ${b.sessionId} not found for appendEvent (app "${b.appName}", user "${b.userId}")`,
-    );
-  }
-  const stale = b.ref
-    ? b.ref.uid !== rec.uid || b.ref.revision !== rec.revision
-    : rec.lastUpdateTime > b.lastUpdateTime;
-  if (!stale) return undefined;
-  return new StaleSessionError(
-    `session "${b.sessionId}" was modified in storage after this copy was loaded (stored revision ${rec.revision}); reload it with getSession and retry`,
-  );
+  const written = batches.map((b, i) => results[i] ?? write(b, current.get(keys[i] as string)));
+  for (const name of dirtyApps)
+    tx.objectStore('appState')
+      .put(appRecords.get(name) as AppRecord)
+      .catch(ignore);
+  for (const k of dirtyUsers)
+    tx.objectStore('userState')
+      .put(userRecords.get(k) as UserRecord)
+      .catch(ignore);
+  await tx.done;
+  return written;
 }

@@ -8,7 +8,7 @@ import { AlreadyExistsError, InvalidInputError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { applyDelta, isEmpty, splitDelta } from '../core/state.js';
 import type { StoreChange } from '../database/changes.js';
-import { bound, type Db, handled, type Store, type Tx } from '../database/idb/index.js';
+import { bound, type Db, handled, type Tx } from '../database/idb/index.js';
 import { keyString } from '../database/keys.js';
 import {
   ALL_STORES,
@@ -64,24 +64,6 @@ function refusal(error: unknown, cause: unknown): unknown {
   return error;
 }
 
-/** The stores an import writes, opened once in its transaction. */
-interface ImportStores {
-  sessions: Store<StoreSchema['sessions']>;
-  events: Store<StoreSchema['events']>;
-  appStore: Store<StoreSchema['appState']>;
-  userStore: Store<StoreSchema['userState']>;
-}
-
-/** The app and user records an import adds to, read once each, and which of them it changed. */
-interface SharedRecords {
-  apps: Map<string, AppRecord>;
-  users: Map<string, UserRecord>;
-  dirtyApps: Set<string>;
-  dirtyUsers: Set<string>;
-}
-
-type ImportedSession = ImportBatch['sessions'][number];
-
 /**
  * Writes `batch` in one transaction. Must reject, having changed nothing, on a
  * conflict under `onConflict: 'error'` or if the transaction aborts.
@@ -96,49 +78,13 @@ export async function commitImport(
   extra?: ImportExtra,
 ): Promise<ImportCommit> {
   const tx = db.transaction(extra ? [...ALL_STORES, ...extra.stores] : ALL_STORES, 'readwrite', { durability });
-  const stores: ImportStores = {
-    sessions: tx.objectStore('sessions'),
-    events: tx.objectStore('events'),
-    appStore: tx.objectStore('appState'),
-    userStore: tx.objectStore('userState'),
-  };
-  const { existing, shared } = await readTargets(tx, stores, batch);
-  const outcome: ImportOutcome = { sessions: 0, events: 0, skipped: 0 };
-  const changes: StoreChange[] = [];
-  try {
-    const writtenKeys = await writeSessions(stores, batch, existing, shared, outcome, changes, onProgress);
-    await extra?.write(tx, writtenKeys);
-  } catch (error) {
-    // Requests already issued must not commit: an import is whole or nothing.
-    try {
-      tx.abort();
-    } catch {
-      // Already aborted by IndexedDB itself.
-    }
-    await tx.done.catch(ignore);
-    throw refusal(error, tx.error);
-  }
-  for (const name of shared.dirtyApps) stores.appStore.put(shared.apps.get(name) as AppRecord).catch(ignore);
-  for (const k of shared.dirtyUsers) stores.userStore.put(shared.users.get(k) as UserRecord).catch(ignore);
-  try {
-    await tx.done;
-  } catch (error) {
-    throw refusal(error, tx.error);
-  }
-  return { outcome, changes };
-}
+  const writtenKeys: { appName: string; userId: string; id: string }[] = [];
+  const sessions = tx.objectStore('sessions');
+  const events = tx.objectStore('events');
+  const appStore = tx.objectStore('appState');
+  const userStore = tx.objectStore('userState');
 
-/**
- * Reads what the import's sessions replace and the shared records they add to,
- * every read issued up front so they pipeline (no await on anything but
- * IndexedDB). Under `onConflict: 'error'`, an existing session aborts the
- * transaction and rejects with `AlreadyExistsError`.
- */
-async function readTargets(
-  tx: Tx<StoreSchema, StoreName>,
-  { sessions, appStore, userStore }: ImportStores,
-  batch: ImportBatch,
-): Promise<{ existing: (SessionRecord | undefined)[]; shared: SharedRecords }> {
+  // Issue every read up front so they pipeline; no await on anything but IndexedDB below.
   const found = batch.sessions.map((s) => sessions.get([s.appName, s.userId, s.id]));
   const appReads = new Map<string, Promise<AppRecord | undefined>>();
   const userReads = new Map<string, Promise<UserRecord | undefined>>();
@@ -154,7 +100,7 @@ async function readTargets(
     if (at >= 0) {
       tx.abort();
       await tx.done.catch(ignore);
-      const s = batch.sessions[at] as ImportedSession;
+      const s = batch.sessions[at] as ImportBatch['sessions'][number];
       throw new AlreadyExistsError(
         `importSessions: sessions[${at}]: Session with id ${s.id} already exists. (app "${s.appName}", user "${s.userId}"; nothing was imported)`,
       );
@@ -168,25 +114,11 @@ async function readTargets(
     const [appName, userId] = JSON.parse(k) as [string, string];
     users.set(k, (await p) ?? { appName, userId, state: {}, sessionCount: 0 });
   }
-  return { existing, shared: { apps, users, dirtyApps: new Set(), dirtyUsers: new Set() } };
-}
 
-/**
- * Issues the writes of every session in order, skipping or replacing the
- * existing ones, with progress reports tied to the writes (so they never go
- * backwards) and at most one chunk of requests in flight. Resolves with the
- * keys of the sessions written.
- */
-async function writeSessions(
-  stores: ImportStores,
-  batch: ImportBatch,
-  existing: (SessionRecord | undefined)[],
-  shared: SharedRecords,
-  outcome: ImportOutcome,
-  changes: StoreChange[],
-  onProgress: ((processed: number) => void) | undefined,
-): Promise<{ appName: string; userId: string; id: string }[]> {
-  const writtenKeys: { appName: string; userId: string; id: string }[] = [];
+  const outcome: ImportOutcome = { sessions: 0, events: 0, skipped: 0 };
+  const changes: StoreChange[] = [];
+  const dirtyApps = new Set<string>();
+  const dirtyUsers = new Set<string>();
   const total = batch.sessions.length;
   const step = Math.max(1, Math.ceil(total / PROGRESS_STEPS));
   const reportAfter = (processed: number): ((request: Promise<unknown>) => void) | undefined =>
@@ -197,94 +129,98 @@ async function writeSessions(
   let lastWrite: Promise<unknown> = Promise.resolve();
   let issued = 0;
   let inFlight: Promise<unknown> | undefined;
-  for (let i = 0; i < total; i++) {
-    const session = batch.sessions[i] as ImportedSession;
-    const old = existing[i];
-    if (old && batch.onConflict === 'skip') {
-      outcome.skipped++;
-      reportAfter(i + 1)?.(lastWrite);
-      continue;
+  try {
+    for (let i = 0; i < total; i++) {
+      const session = batch.sessions[i] as ImportBatch['sessions'][number];
+      const { appName, userId, id } = session;
+      const old = existing[i];
+      if (old && batch.onConflict === 'skip') {
+        outcome.skipped++;
+        reportAfter(i + 1)?.(lastWrite);
+        continue;
+      }
+      const userKey = keyString([appName, userId]);
+      const app = apps.get(appName) as AppRecord;
+      const user = users.get(userKey) as UserRecord;
+      dirtyApps.add(appName);
+      dirtyUsers.add(userKey);
+      if (old) {
+        events.delete(bound([old.uid, 0], [old.uid, Number.POSITIVE_INFINITY])).catch(ignore);
+        changes.push({
+          type: 'deleted',
+          appName,
+          userId,
+          sessionId: id,
+          revision: -1,
+          lastUpdateTime: Date.now(),
+          eventIds: [],
+        });
+      } else {
+        app.sessionCount++;
+        user.sessionCount++;
+      }
+      const scoped = splitDelta(session.state);
+      if (!isEmpty(scoped.app)) applyDelta(app.state, scoped.app);
+      if (!isEmpty(scoped.user)) applyDelta(user.state, scoped.user);
+      const uid = newId();
+      session.events.forEach((event, seq) => {
+        events.put(eventRecord(uid, seq, storable(event))).catch(ignore);
+      });
+      const record: SessionRecord = {
+        appName,
+        userId,
+        id,
+        uid,
+        state: scoped.session,
+        // The format carries no creation time; the first event is the closest known to it.
+        createTime: session.events[0]?.timestamp ?? session.lastUpdateTime,
+        lastUpdateTime: session.lastUpdateTime,
+        revision: 0,
+        nextSeq: session.events.length,
+        eventCount: session.events.length,
+      };
+      // Requests complete in order: once the record is written, so are its events.
+      const written = sessions.put(record);
+      written.catch(ignore);
+      lastWrite = written;
+      reportAfter(i + 1)?.(written);
+      outcome.sessions++;
+      outcome.events += session.events.length;
+      writtenKeys.push({ appName, userId, id });
+      changes.push({
+        type: 'created',
+        appName,
+        userId,
+        sessionId: id,
+        revision: 0,
+        lastUpdateTime: record.lastUpdateTime,
+        eventIds: [],
+      });
+      issued += session.events.length + 1;
+      if (issued >= CHUNK_REQUESTS) {
+        // Keep one chunk in flight and let the thread breathe: waiting on a request keeps the transaction active.
+        issued = 0;
+        if (inFlight) await inFlight;
+        inFlight = written;
+      }
     }
-    const written = writeSession(stores, session, old, shared, changes);
-    lastWrite = written;
-    reportAfter(i + 1)?.(written);
-    outcome.sessions++;
-    outcome.events += session.events.length;
-    writtenKeys.push({ appName: session.appName, userId: session.userId, id: session.id });
-    issued += session.events.length + 1;
-    if (issued >= CHUNK_REQUESTS) {
-      // Keep one chunk in flight and let the thread breathe: waiting on a request keeps the transaction active.
-      issued = 0;
-      if (inFlight) await inFlight;
-      inFlight = written;
+    await extra?.write(tx, writtenKeys);
+  } catch (error) {
+    // Requests already issued must not commit: an import is whole or nothing.
+    try {
+      tx.abort();
+    } catch {
+      // Already aborted by IndexedDB itself.
     }
+    await tx.done.catch(ignore);
+    throw refusal(error, tx.error);
   }
-  return writtenKeys;
-}
-
-/**
- * Issues one session's writes: the events of the session it replaces deleted,
- * its own events and record put under a fresh uid, its shared state merged.
- * Resolves when its record is written: requests complete in order, so its events are too.
- */
-function writeSession(
-  { sessions, events }: ImportStores,
-  session: ImportedSession,
-  old: SessionRecord | undefined,
-  shared: SharedRecords,
-  changes: StoreChange[],
-): Promise<unknown> {
-  const { appName, userId, id } = session;
-  const userKey = keyString([appName, userId]);
-  const app = shared.apps.get(appName) as AppRecord;
-  const user = shared.users.get(userKey) as UserRecord;
-  shared.dirtyApps.add(appName);
-  shared.dirtyUsers.add(userKey);
-  if (old) {
-    events.delete(bound([old.uid, 0], [old.uid, Number.POSITIVE_INFINITY])).catch(ignore);
-    changes.push({
-      type: 'deleted',
-      appName,
-      userId,
-      sessionId: id,
-      revision: -1,
-      lastUpdateTime: Date.now(),
-      eventIds: [],
-    });
-  } else {
-    app.sessionCount++;
-    user.sessionCount++;
+  for (const name of dirtyApps) appStore.put(apps.get(name) as AppRecord).catch(ignore);
+  for (const k of dirtyUsers) userStore.put(users.get(k) as UserRecord).catch(ignore);
+  try {
+    await tx.done;
+  } catch (error) {
+    throw refusal(error, tx.error);
   }
-  const scoped = splitDelta(session.state);
-  if (!isEmpty(scoped.app)) applyDelta(app.state, scoped.app);
-  if (!isEmpty(scoped.user)) applyDelta(user.state, scoped.user);
-  const uid = newId();
-  session.events.forEach((event, seq) => {
-    events.put(eventRecord(uid, seq, storable(event))).catch(ignore);
-  });
-  const record: SessionRecord = {
-    appName,
-    userId,
-    id,
-    uid,
-    state: scoped.session,
-    // The format carries no creation time; the first event is the closest known to it.
-    createTime: session.events[0]?.timestamp ?? session.lastUpdateTime,
-    lastUpdateTime: session.lastUpdateTime,
-    revision: 0,
-    nextSeq: session.events.length,
-    eventCount: session.events.length,
-  };
-  const written = sessions.put(record);
-  written.catch(ignore);
-  changes.push({
-    type: 'created',
-    appName,
-    userId,
-    sessionId: id,
-    revision: 0,
-    lastUpdateTime: record.lastUpdateTime,
-    eventIds: [],
-  });
-  return written;
+  return { outcome, changes };
 }
