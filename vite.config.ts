@@ -71,7 +71,7 @@ const library = defineConfig({
 });
 
 /**
- * `vite build` builds the demo inspector (index.html + src/demo + the store's workers) into
+ * `vite build` builds the demo inspector (index.html + demo/ + the store's workers) into
  * dist/demo, with relative URLs so it can be served from any path; `vite` serves it in dev.
  */
 const app = defineConfig({

@@ -59,6 +59,8 @@ if (missing.length > 0) {
 const bin = (name) => `node_modules/.bin/${name}`;
 run('type-check', bin('tsc'), ['--noEmit']);
 run('lint', bin('biome'), ['check', '.']);
+// Imports point down the layers, no cycles (.dependency-cruiser.mjs), and no source file over 400 lines.
+run('layers', 'npm', ['run', '--silent', 'lint:layers']);
 // Every TypeScript block of README.md and docs/ type-checked against the package as users import it.
 run('docs code blocks', process.execPath, ['scripts/check-doc-blocks.mjs']);
 // The demo page is built by the e2e tests' own setup; here the library and its declarations.

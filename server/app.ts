@@ -10,8 +10,8 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { streamSSE } from 'hono/streaming';
-import { InvalidInputError } from '../src/errors.js';
-import { validate } from '../src/schema.js';
+import { InvalidInputError } from '../src/core/errors.js';
+import { validate } from '../src/core/schema.js';
 import {
   createBodySchema,
   DEFAULT_MAX_BODY_BYTES,

@@ -10,7 +10,7 @@
  * Session lock first, then user lock.
  */
 import type { Event as AdkEvent, Session as AdkSession, DatabaseSessionService } from '@google/adk';
-import { withoutTemp } from '../src/state.js';
+import { withoutTemp } from '../src/core/state.js';
 import type { Change, Placed, Positioned } from '../src/sync/wire.js';
 import type { Event } from '../src/types.js';
 import type { Database } from './database.js';

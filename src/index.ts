@@ -20,7 +20,6 @@ export type {
   SaveArtifactBlobRequest,
   SaveArtifactRequest,
 } from './artifacts/index.js';
-export type { ChangeFilter, ChangeListener } from './changes.js';
 export {
   type ConnectOptions,
   type ConnectTarget,
@@ -28,6 +27,7 @@ export {
   type SessionStoreClient,
 } from './client/connect.js';
 export {
+  exposeSessionService,
   IndexedDbSessionService,
   type IndexedDbSessionServiceOptions,
 } from './client/indexeddb-session-service.js';
@@ -47,10 +47,14 @@ export {
   SyncError,
   TimeoutError,
   UpgradeBlockedError,
-} from './errors.js';
-export { exposeSessionService, serveSessionStores } from './host/expose.js';
-export { MAX_JSON_DEPTH } from './json.js';
-export { MAX_FILENAME_LENGTH, MAX_ID_LENGTH, MAX_METADATA_SIZE, MAX_RECORD_SIZE } from './limits.js';
+} from './core/errors.js';
+export { MAX_JSON_DEPTH } from './core/json.js';
+export { MAX_FILENAME_LENGTH, MAX_ID_LENGTH, MAX_METADATA_SIZE, MAX_RECORD_SIZE } from './core/limits.js';
+export { APP_PREFIX, TEMP_PREFIX, USER_PREFIX } from './core/state.js';
+export type { ChangeFilter, ChangeListener, StoreChange } from './database/changes.js';
+export { DEFAULT_DB_NAME } from './database/defaults.js';
+export { serveSessionStores } from './host/expose.js';
+export type { EngineOptions } from './host/store-engine.js';
 export {
   type Appender,
   type AppenderOptions,
@@ -79,7 +83,6 @@ export type {
   MemoryUserKey,
   SearchMemoryRequest,
 } from './memory/index.js';
-export type { StoreChange } from './protocol.js';
 export {
   DEFAULT_SEARCH_LIMIT,
   MAX_QUERY_LENGTH,
@@ -92,8 +95,8 @@ export {
   type SearchOptions,
   type Snippet,
 } from './search/index.js';
-export { APP_PREFIX, TEMP_PREFIX, USER_PREFIX } from './state.js';
-export { DEFAULT_DB_NAME, type EngineOptions } from './store/engine.js';
+export { type InjectOptions, injectSessionState, MissingTemplateKeyError } from './sessions/template.js';
+export { appendWithState, TurnState } from './sessions/turn-state.js';
 export type {
   Decision,
   SyncConflict,
@@ -102,7 +105,6 @@ export type {
   SyncStatus,
   SyncStatusListener,
 } from './sync/index.js';
-export { type InjectOptions, injectSessionState, MissingTemplateKeyError } from './template.js';
 export {
   type ArchiveExportOptions,
   type ArchiveExportProgress,
@@ -127,7 +129,6 @@ export {
   type TransferSource,
   type TransferTarget,
 } from './transfer/index.js';
-export { appendWithState, TurnState } from './turn-state.js';
 export type {
   AppendEventRequest,
   AppendEventsRequest,

@@ -8,9 +8,9 @@
  */
 import FlexSearch from 'flexsearch';
 import MiniSearch from 'minisearch';
-import { parseQuery } from '../../src/search/match.js';
-import { options, queryOf } from '../../src/search/minisearch.js';
-import { gramsOf, indexTerms } from '../../src/search/tokenize.js';
+import { parseQuery } from '../../src/core/text/match.js';
+import { options, queryOf } from '../../src/core/text/minisearch.js';
+import { gramsOf, indexTerms } from '../../src/core/text/tokenize.js';
 import { messageText, QUERIES, random } from './corpus.js';
 
 const count = Number(process.argv[2] ?? 100_000);

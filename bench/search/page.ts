@@ -4,10 +4,11 @@
  * product as used), against a brute-force scan of the same events (read them
  * all, match each) in this page over the same database, same queries, same run.
  */
+
+import { analyse, matches, parseQuery } from '../../src/core/text/match.js';
+import { type EventRecord, eventOf } from '../../src/database/records/index.js';
 import { openSessionStore, type Session } from '../../src/index.js';
-import { analyse, matches, parseQuery } from '../../src/search/match.js';
 import { eventText } from '../../src/search/text.js';
-import { type EventRecord, eventOf } from '../../src/store/records.js';
 import type { Event } from '../../src/types.js';
 import { request } from '../raw-idb.js';
 import { messageText, QUERIES, random, TYPED_QUERIES } from './corpus.js';

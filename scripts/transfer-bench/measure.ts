@@ -4,7 +4,7 @@
  * loop (what a progress bar on the page would suffer).
  */
 import { exportSessions, importSessions, type TransferSource, type TransferTarget } from '../../src/index.js';
-import { prepareImport } from '../../src/transfer/prepare.js';
+import { prepareImport } from '../../src/sessions/import-options.js';
 import { makeSessions } from './data.js';
 
 export interface Figures {

@@ -11,7 +11,7 @@ import type {
   LoadArtifactRequest,
   SaveArtifactRequest,
 } from '@google/adk';
-import type { ArtifactFront } from '../artifacts/index.js';
+import type { ArtifactFront } from '../index.js';
 
 // ADK's `Part` and `ArtifactVersion` are not exported by name from `@google/adk`: the methods are
 // typed with its service's own signatures (`ReturnType<BaseArtifactService[...]>`), which public

@@ -4,7 +4,7 @@
  * `LOAD_MEMORY` tools search what the app added, in IndexedDB.
  */
 import type { Session as AdkSession, BaseMemoryService, SearchMemoryRequest, SearchMemoryResponse } from '@google/adk';
-import type { AddEventsToMemoryRequest, MemoryFront } from '../memory/index.js';
+import type { AddEventsToMemoryRequest, MemoryFront } from '../index.js';
 import type { Event } from '../types.js';
 
 /** What the adapter needs: `store.memory` of any store, in-thread or through a worker. */

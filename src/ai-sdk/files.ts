@@ -9,9 +9,9 @@
  * and every message handed to `useChat` can be shown and sent again.
  */
 import type { UIMessage } from 'ai';
-import { base64ToBytes, bytesToBase64 } from '../artifacts/base64.js';
-import type { ArtifactFront } from '../artifacts/front.js';
-import { MAX_FILENAME_LENGTH } from '../limits.js';
+import { base64ToBytes, bytesToBase64 } from '../core/base64.js';
+import { MAX_FILENAME_LENGTH } from '../core/limits.js';
+import type { ArtifactFront } from '../index.js';
 import type { SessionKey } from '../types.js';
 import { BASE64_DATA_URL } from './parts.js';
 

@@ -4,7 +4,7 @@
  * differs, so an unchanged store never re-renders the chat.
  */
 import type { UIMessage } from 'ai';
-import { jsonEqual } from '../live/json-equal.js';
+import { jsonEqual } from '../core/json-equal.js';
 
 /** The stored messages then the shown ones not stored yet; `shown` itself when that is what it already holds. */
 export function inStep<M extends UIMessage>(stored: readonly M[], shown: M[]): M[] {

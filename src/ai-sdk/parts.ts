@@ -9,7 +9,7 @@
  * the part exactly.
  */
 import type { UIMessage } from 'ai';
-import { isPlainObject } from '../json.js';
+import { isPlainObject } from '../core/json.js';
 import type { Part } from '../types.js';
 
 export type UIPart = UIMessage['parts'][number];

@@ -8,7 +8,7 @@
  * `data:` URLs: what the SDK can send and a page can show, in any tab.
  */
 import type { ChatTransport, UIMessage } from 'ai';
-import { type AppenderOptions, type AppendStore, createAppender } from '../live/appender.js';
+import { type AppenderOptions, type AppendStore, createAppender } from '../index.js';
 import type { Event, Session, SessionKey, SessionService } from '../types.js';
 import { type ArtifactFiles, type FileResolver, fileResolver, filesToArtifacts, hasStoredFiles } from './files.js';
 import { eventsToMessages, messageToEvent } from './messages.js';

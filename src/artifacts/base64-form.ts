@@ -3,7 +3,7 @@
  * by the store when it saves one. Apart from `base64.ts`, which the page
  * bundles too: only the store needs to tell the forms apart.
  */
-import type { Base64Form } from './base64.js';
+import type { Base64Form } from '../core/base64.js';
 
 const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const digit = (c: string): number => {

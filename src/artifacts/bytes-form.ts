@@ -7,8 +7,8 @@
  * `UnknownError` ("Error preparing Blob/File data to be stored in object
  * store") and the transaction aborts.
  */
-import { StorageError } from '../errors.js';
-import type { StoredBody } from './records.js';
+import { StorageError } from '../core/errors.js';
+import type { StoredBody } from '../database/records/artifacts.js';
 import type { ArtifactWrite } from './schema.js';
 
 /** What a refusal of a Blob looks like, raw or as the store's typed error. */

@@ -5,11 +5,11 @@
  * it and an in-thread store calls it; Blobs arrive by reference.
  */
 
-import { InvalidInputError } from '../errors.js';
-import { checkImport } from '../host/checked.js';
-import { withJsonField } from '../json.js';
-import { validate } from '../schema.js';
-import { base64ToBytes } from './base64.js';
+import { base64ToBytes } from '../core/base64.js';
+import { InvalidInputError } from '../core/errors.js';
+import { withJsonField } from '../core/json.js';
+import { validate } from '../core/schema.js';
+import { checkImport } from '../sessions/checked.js';
 import { base64Form } from './base64-form.js';
 import type { ArtifactEngine } from './engine.js';
 import { checkArtifactImports } from './imports.js';

@@ -1,14 +1,16 @@
 /**
  * The artifact service in terms of keys and versions, on the session store's
- * database (through `StoreEngine.transact`). Trusts its input: the front and
+ * database (through `ArtifactHost.transact`). Trusts its input: the front and
  * the worker host validate first.
  */
-import type { ImportBatch } from '../protocol.js';
-import type { StoreEngine } from '../store/engine.js';
+
+import type { DatabaseOwner } from '../database/database.js';
+import { type ArtifactRecord, type StoredBody, scopeOf, USER_SCOPE } from '../database/records/artifacts.js';
+import type { SessionEngine } from '../sessions/engine.js';
+import type { ImportBatch } from '../sessions/protocol.js';
 import { BytesForm, toStored } from './bytes-form.js';
 import type { ArchiveImportOutcome, ArtifactUsage, ArtifactVersion, LoadedArtifact } from './protocol.js';
-import { type ArtifactStore, clearImportedSessions, prefixRange, scopeRange, versionsRange } from './ranges.js';
-import { type ArtifactRecord, type StoredBody, scopeOf, USER_SCOPE } from './records.js';
+import { type ArtifactStore, prefixRange, scopeRange, sessionArtifactsCleanup, versionsRange } from './ranges.js';
 import type {
   ArtifactFileRequest,
   ArtifactImport,
@@ -17,6 +19,9 @@ import type {
   ArtifactVersionRequest,
   ArtifactWrite,
 } from './schema.js';
+
+/** What artifacts need of the store: its database, and the session import an archive's import joins. */
+export type ArtifactHost = DatabaseOwner & Pick<SessionEngine, 'importSessions'>;
 
 /** How the artifacts capability stores bytes (an option of `new IndexedDbSessionService`). */
 export interface ArtifactEngineOptions {
@@ -29,10 +34,10 @@ export interface ArtifactEngineOptions {
   artifactBytes?: 'blob' | 'arraybuffer';
 }
 
-const engines = new WeakMap<StoreEngine, ArtifactEngine>();
+const engines = new WeakMap<ArtifactHost, ArtifactEngine>();
 
 /** The artifact engine of `engine`, made on first request: the first caller's options stay. */
-export function artifactEngineFor(engine: StoreEngine, options: ArtifactEngineOptions = {}): ArtifactEngine {
+export function artifactEngineFor(engine: ArtifactHost, options: ArtifactEngineOptions = {}): ArtifactEngine {
   let found = engines.get(engine);
   if (!found) {
     found = new ArtifactEngine(engine, options);
@@ -62,7 +67,7 @@ export class ArtifactEngine {
   private readonly bytes: BytesForm;
 
   constructor(
-    private readonly engine: StoreEngine,
+    private readonly engine: ArtifactHost,
     options: ArtifactEngineOptions,
   ) {
     this.bytes = new BytesForm(options.artifactBytes);
@@ -160,7 +165,7 @@ export class ArtifactEngine {
         const store = tx.objectStore('artifacts') as ArtifactStore;
         const keyOf = (r: { appName: string; userId: string; scope: string }) =>
           JSON.stringify([r.appName, r.userId, r.scope]);
-        await clearImportedSessions.write(tx, sessions);
+        await sessionArtifactsCleanup.removed(tx, sessions);
         const writtenScopes = new Set(sessions.map((s) => keyOf({ ...s, scope: s.id })));
         const shared = records.filter((r) => r.scope === USER_SCOPE);
         const stored = await Promise.all(

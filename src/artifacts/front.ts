@@ -5,10 +5,11 @@
  * its worker, or behind the in-thread boundary check). Base64 exists only for
  * the `Part` methods, so the Blob path never sees it.
  */
-import { guardedProgress, prepareImport, type SessionImportOptions } from '../transfer/prepare.js';
+
+import { type Base64Form, bytesToBase64As } from '../core/base64.js';
+import { partOf } from '../core/part-shape.js';
+import { guardedProgress, prepareImport, type SessionImportOptions } from '../sessions/import-options.js';
 import type { Session } from '../types.js';
-import { type Base64Form, bytesToBase64As } from './base64.js';
-import { partOf } from './part-shape.js';
 import type { ArchiveImportOutcome, ArtifactBackend, ArtifactUsage, ArtifactVersion } from './protocol.js';
 import type {
   ArtifactFileRequest,

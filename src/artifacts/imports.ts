@@ -3,9 +3,9 @@
  * worker: each belongs to a session the import holds (a `user:` one to a user
  * it holds), and no version is given twice.
  */
-import { InvalidInputError } from '../errors.js';
-import { validate } from '../schema.js';
-import { scopeOf } from './records.js';
+import { InvalidInputError } from '../core/errors.js';
+import { validate } from '../core/schema.js';
+import { scopeOf } from '../database/records/artifacts.js';
 import { type ArtifactImport, artifactImportListSchema } from './schema.js';
 
 const keyString = (parts: readonly (string | number)[]): string => JSON.stringify(parts);

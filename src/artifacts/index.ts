@@ -2,7 +2,7 @@
  * Artifacts (ADK's `BaseArtifactService`) on the session store's database:
  * `store.artifacts` on every store, bytes kept as Blobs.
  */
-export type { Base64Form } from './base64.js';
+export type { Base64Form } from '../core/base64.js';
 export type { ArtifactFront, LoadedArtifactBlob } from './front.js';
 export type {
   ArchiveImportOutcome,

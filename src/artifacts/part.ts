@@ -7,10 +7,10 @@
  * load. ADK's in-memory service returns the Part it was given; a store that
  * dropped `thought: true` would turn a model's thinking into its answer.
  */
-import { InvalidInputError } from '../errors.js';
-import { checkJson, formatPath, isPlainObject } from '../json.js';
-import { MAX_RECORD_SIZE } from '../limits.js';
-import { type BodyKind, PAYLOAD, PAYLOAD_KEYS, type PartFields } from './part-shape.js';
+import { InvalidInputError } from '../core/errors.js';
+import { checkJson, formatPath, isPlainObject } from '../core/json.js';
+import { MAX_RECORD_SIZE } from '../core/limits.js';
+import { type BodyKind, PAYLOAD, PAYLOAD_KEYS, type PartFields } from '../core/part-shape.js';
 
 /** How a Part's fields are read: an `undefined` field is an absent one, as in an event. */
 export const PART_JSON = { undefinedFieldsAreAbsent: true };

@@ -3,7 +3,7 @@
  * behind the host). Every value is structured-clone safe; bytes travel as Blobs,
  * which cross `postMessage` by reference.
  */
-import type { ImportBatch, ImportOutcome } from '../protocol.js';
+import type { ImportBatch, ImportOutcome } from '../sessions/protocol.js';
 import type {
   ArtifactBody,
   ArtifactFileRequest,

@@ -5,10 +5,10 @@
  * (and `doc`'s range never reaches `doc/nested`).
  */
 
-import { type Bounds, bound, type Store } from '../store/idb/index.js';
-import type { ImportExtra } from '../store/import.js';
-import type { StoreSchema } from '../store/records.js';
-import type { ArtifactKey } from './records.js';
+import type { SessionCleanup } from '../database/database.js';
+import { type Bounds, bound, type Store } from '../database/idb/index.js';
+import type { ArtifactKey } from '../database/records/artifacts.js';
+import type { StoreSchema } from '../database/records/index.js';
 
 export type ArtifactStore = Store<StoreSchema['artifacts']>;
 
@@ -25,20 +25,17 @@ export const prefixRange = (prefix: string[]): Bounds<ArtifactKey> =>
   bound(prefix as unknown as ArtifactKey, [...prefix, []]);
 
 /** Deletes a session's own artifacts (not the user's `user:` ones); settled through the transaction. */
-export function deleteSessionArtifacts(store: ArtifactStore, appName: string, userId: string, sessionId: string): void {
-  store.delete(scopeRange(appName, userId, sessionId)).catch(() => {});
-}
-
 /**
- * What every import writes besides sessions: an imported session starts with no
- * artifacts of an earlier incarnation of its id, as after `deleteSession`.
- * Awaited, so that writes issued after it cannot land in a range a
+ * Artifacts saved under a session's id go with the session, in the transaction
+ * that removes it (a delete, or an import replacing it): what the artifacts
+ * slice registers on the database (`Database.onSessionsRemoved`). Awaited by
+ * an import, so that writes issued after it cannot land in a range a
  * cursor-stepped deletion has yet to walk.
  */
-export const clearImportedSessions: ImportExtra = {
+export const sessionArtifactsCleanup: SessionCleanup = {
   stores: ['artifacts'],
-  async write(tx, written) {
+  async removed(tx, sessions) {
     const store = tx.objectStore('artifacts') as ArtifactStore;
-    await Promise.all(written.map((s) => store.delete(scopeRange(s.appName, s.userId, s.id))));
+    await Promise.all(sessions.map((s) => store.delete(scopeRange(s.appName, s.userId, s.id))));
   },
 };

@@ -3,10 +3,10 @@
  * again in the worker (the host): the single source of the artifact types.
  */
 import * as z from 'zod/mini';
-import { checkJson, isPlainObject } from '../json.js';
-import { MAX_FILENAME_LENGTH, MAX_METADATA_SIZE } from '../limits.js';
-import { hasLoneSurrogate, sessionKeySchema } from '../schema.js';
-import type { Base64Form } from './base64.js';
+import type { Base64Form } from '../core/base64.js';
+import { checkJson, isPlainObject } from '../core/json.js';
+import { MAX_FILENAME_LENGTH, MAX_METADATA_SIZE } from '../core/limits.js';
+import { hasLoneSurrogate, sessionKeySchema } from '../core/schema.js';
 import { fieldsProblem } from './part.js';
 
 /** Longest accepted `fileUri` of a reference, or MIME type. */

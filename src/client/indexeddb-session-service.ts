@@ -5,11 +5,13 @@
  * inside: only this package's own modules (`exposeSessionService`) and tests
  * reach it, through `engineOf` (host/engine-of.ts).
  */
+import type { Endpoint } from 'comlink';
 import type { ArtifactEngineOptions } from '../artifacts/engine.js';
-import { checkedBackend } from '../host/checked.js';
-import { registerEngine } from '../host/engine-of.js';
+import { engineOf, registerEngine } from '../host/engine-of.js';
+import { exposeEngine } from '../host/expose.js';
+import { type EngineOptions, type EngineTestingOptions, StoreEngine } from '../host/store-engine.js';
 import { type SearchOptions, searchEngineFor } from '../search/engine.js';
-import { type EngineOptions, type EngineTestingOptions, StoreEngine } from '../store/engine.js';
+import { checkedBackend } from '../sessions/checked.js';
 import { LazyEngine } from './lazy-engine.js';
 import { type SessionStore, Store } from './store.js';
 
@@ -67,4 +69,16 @@ export function serviceForTesting(
   options: IndexedDbSessionServiceOptions & EngineTestingOptions,
 ): IndexedDbSessionService {
   return new IndexedDbSessionService(options);
+}
+
+/**
+ * Serves one store over a Comlink endpoint: the worker's global scope (the
+ * default), a `MessagePort`, or a SharedWorker connection's port. Call it
+ * synchronously at the worker's top level; the database opens on first use.
+ */
+export function exposeSessionService(
+  service: IndexedDbSessionService,
+  endpoint: Endpoint = globalThis as unknown as Endpoint,
+): void {
+  exposeEngine(engineOf(service), endpoint);
 }

@@ -11,13 +11,13 @@
 
 import type { ArtifactEngineOptions } from '../artifacts/engine.js';
 import { ARTIFACT_METHODS, type ArtifactBackend } from '../artifacts/protocol.js';
-import { CloseSignal } from '../close-signal.js';
-import { InvalidInputError, StorageError, StoreClosedError } from '../errors.js';
+import { CloseSignal } from '../core/close-signal.js';
+import { InvalidInputError, StorageError, StoreClosedError } from '../core/errors.js';
+import { DEFAULT_DB_NAME } from '../database/defaults.js';
+import type { EngineOptions, StoreEngine } from '../host/store-engine.js';
 import { MEMORY_METHODS, type MemoryBackend } from '../memory/protocol.js';
-import { type Backend, SESSION_METHODS } from '../protocol.js';
 import { SEARCH_METHODS, type SearchBackend } from '../search/protocol.js';
-import { DEFAULT_DB_NAME } from '../store/defaults.js';
-import type { EngineOptions, StoreEngine } from '../store/engine.js';
+import { type Backend, SESSION_METHODS } from '../sessions/protocol.js';
 import type { SyncBackend, SyncStartOptions } from '../sync/protocol.js';
 import type { SyncStatus } from '../sync/status.js';
 import type { StoreBackend } from './store.js';
@@ -115,7 +115,7 @@ export class LazyEngine implements StoreBackend {
     if (this.closing || this.ended.error) {
       return Promise.reject(this.ended.error ?? new StoreClosedError('the store is closed'));
     }
-    this.engine ??= import('../store/engine.js').then(
+    this.engine ??= import('../host/store-engine.js').then(
       ({ StoreEngine }) => {
         warmCapabilities();
         const engine = new StoreEngine(this.options);
@@ -132,7 +132,7 @@ export class LazyEngine implements StoreBackend {
 
   /** The session requests behind the boundary check, loaded with the engine. */
   sessionBackend(): Promise<Backend> {
-    this.sessions ??= Promise.all([this.load(), import('../host/checked.js')]).then(
+    this.sessions ??= Promise.all([this.load(), import('../sessions/checked.js')]).then(
       ([engine, { checkedBackend }]) => checkedBackend(() => engine),
       (error: unknown) => {
         this.sessions = undefined;

@@ -2,7 +2,7 @@
  * One call to get a store in an app, in the mode that suits it.
  */
 import { startBundledWorker } from '../bundled-worker.js';
-import { InvalidInputError } from '../errors.js';
+import { InvalidInputError } from '../core/errors.js';
 import type { Durability } from '../types.js';
 import { type ConnectOptions, connectSessionStore } from './connect.js';
 import { LazyEngine } from './lazy-engine.js';

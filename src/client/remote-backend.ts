@@ -7,7 +7,7 @@
  */
 import { type Endpoint, proxy, type Remote, releaseProxy, wrap } from 'comlink';
 import { ARTIFACT_METHODS, type ArtifactBackend } from '../artifacts/protocol.js';
-import { CloseSignal } from '../close-signal.js';
+import { CloseSignal } from '../core/close-signal.js';
 import {
   fromWireError,
   InvalidInputError,
@@ -15,20 +15,18 @@ import {
   StorageError,
   StoreClosedError,
   TimeoutError,
-} from '../errors.js';
-import { MAX_BATCHES } from '../limits.js';
+} from '../core/errors.js';
+import { MAX_BATCHES } from '../core/limits.js';
+import type { HelloResponse, HostApi, Result } from '../host/api.js';
 import { MEMORY_METHODS, type MemoryBackend } from '../memory/protocol.js';
+import { SEARCH_METHODS, type SearchBackend } from '../search/protocol.js';
 import {
   type AppendBatch,
   type AppendOutcome,
   type Backend,
-  type HelloResponse,
-  type HostApi,
   type ImportBatch,
-  type Result,
   SESSION_METHODS,
-} from '../protocol.js';
-import { SEARCH_METHODS, type SearchBackend } from '../search/protocol.js';
+} from '../sessions/protocol.js';
 import type { SyncStartOptions } from '../sync/protocol.js';
 import type { SyncStatus } from '../sync/status.js';
 import type { StoreBackend } from './store.js';

@@ -9,16 +9,16 @@
  */
 import { type ArtifactFront, artifactFrontOver } from '../artifacts/front.js';
 import type { ArtifactBackend } from '../artifacts/protocol.js';
-import { ChangeFeed, type ChangeFilter, type ChangeListener } from '../changes.js';
-import type { StoreClosedError } from '../errors.js';
-import { SessionFront } from '../front.js';
+import type { StoreClosedError } from '../core/errors.js';
+import { ChangeFeed, type ChangeFilter, type ChangeListener } from '../database/changes.js';
 import { type MemoryFront, memoryFrontOver } from '../memory/front.js';
 import type { MemoryBackend } from '../memory/protocol.js';
-import type { Backend, ImportOutcome } from '../protocol.js';
 import type { SearchBackend } from '../search/protocol.js';
 import type { SearchEventsRequest, SearchEventsResponse } from '../search/schema.js';
+import { SessionFront } from '../sessions/front.js';
+import type { SessionImportOptions } from '../sessions/import-options.js';
+import type { Backend, ImportOutcome } from '../sessions/protocol.js';
 import type { SyncBackend } from '../sync/protocol.js';
-import type { SessionImportOptions } from '../transfer/prepare.js';
 import type {
   AppendEventsRequest,
   Durability,
@@ -104,7 +104,7 @@ export class Store extends SessionFront implements SessionStore {
     readonly mode: StoreKind,
     durability?: Durability,
   ) {
-    super(parts, durability, parts);
+    super(parts, durability);
     this.artifacts = artifactFrontOver(parts);
     this.memory = memoryFrontOver(parts);
     this.feed = new ChangeFeed(parts.dbName);
@@ -120,6 +120,15 @@ export class Store extends SessionFront implements SessionStore {
 
   onClose(listener: (error: StoreClosedError) => void): () => void {
     return this.parts.onClose(listener);
+  }
+
+  /**
+   * Ranked full-text search over one app and user's events (never another's):
+   * hits with their session, event, author, time and a snippet marking what
+   * matched. See the README's "Search across conversations".
+   */
+  async searchEvents(request: SearchEventsRequest): Promise<SearchEventsResponse> {
+    return this.parts.searchEvents(request);
   }
 
   subscribe(filter: ChangeFilter, listener: ChangeListener): () => void {

@@ -11,7 +11,7 @@ export function warmInThread(): Promise<void> {
     () => import('../artifacts/in-thread.js'),
     () => import('../search/host.js'),
     () => import('../memory/host.js'),
-    () => import('../host/checked.js'),
+    () => import('../sessions/checked.js'),
     () => import('../sync/host.js'),
   ]);
 }

@@ -5,7 +5,7 @@
  * (`exposeSessionService`), and tests, find it here. A registry, not an import
  * of the service: the host stays below the page-side store in the layers.
  */
-import type { StoreEngine } from '../store/engine.js';
+import type { StoreEngine } from './store-engine.js';
 
 const engines = new WeakMap<object, StoreEngine>();
 

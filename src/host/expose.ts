@@ -5,20 +5,20 @@
  */
 import { type Endpoint, expose, releaseProxy } from 'comlink';
 import type { ArtifactBackend } from '../artifacts/protocol.js';
-import type { IndexedDbSessionService } from '../client/indexeddb-session-service.js';
-import { InvalidInputError, normalizeStorageError, toWireError, type WireError } from '../errors.js';
-import { newId } from '../ids.js';
+import { InvalidInputError, normalizeStorageError, toWireError, type WireError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import { appendManySchema, helloRequestSchema, validate } from '../core/schema.js';
+import { DEFAULT_DB_NAME } from '../database/defaults.js';
 import type { MemoryBackend } from '../memory/protocol.js';
-import type { AppendBatch, HelloRequest, HostApi, Result } from '../protocol.js';
-import { appendManySchema, helloRequestSchema, validate } from '../schema.js';
 import type { SearchBackend } from '../search/protocol.js';
-import { DEFAULT_DB_NAME, StoreEngine } from '../store/engine.js';
+import { checkedBackend } from '../sessions/checked.js';
+import type { AppendBatch } from '../sessions/protocol.js';
 import type { SyncBackend } from '../sync/protocol.js';
 import type { SyncStatus } from '../sync/status.js';
-import { checkedBackend } from './checked.js';
-import { engineOf } from './engine-of.js';
+import type { HelloRequest, HostApi, Result } from './api.js';
 import { guardEndpoint } from './guard.js';
 import { lazy, warmLater } from './lazy.js';
+import { StoreEngine } from './store-engine.js';
 
 type RemoteCallback = ((processed: number) => Promise<void>) & { [releaseProxy]?: () => void };
 
@@ -167,18 +167,6 @@ function serve(host: HostApi, endpoint: Endpoint): void {
   expose(host, guardEndpoint(endpoint, host));
   // Asked for now, so the browser grants it while the first message is still on its way, not after.
   void holdLifeLock();
-}
-
-/**
- * Serves one store over a Comlink endpoint: the worker's global scope (the
- * default), a `MessagePort`, or a SharedWorker connection's port. Call it
- * synchronously at the worker's top level; the database opens on first use.
- */
-export function exposeSessionService(
-  service: IndexedDbSessionService,
-  endpoint: Endpoint = globalThis as unknown as Endpoint,
-): void {
-  exposeEngine(engineOf(service), endpoint);
 }
 
 /** `exposeSessionService` for a bare engine: tests, and nothing public (the engine is not API). */

@@ -10,8 +10,8 @@
  * caller waits forever; messages without an id are dropped.
  */
 import type { Endpoint } from 'comlink';
-import { InvalidInputError, toWireError } from '../errors.js';
-import type { Result } from '../protocol.js';
+import { InvalidInputError, toWireError } from '../core/errors.js';
+import type { Result } from './api.js';
 
 type Listener = EventListenerOrEventListenerObject;
 

@@ -5,7 +5,7 @@
  * re-read, the events are built again from the fresh state, and the append is
  * retried, up to `attempts` times.
  */
-import { SessionNotFoundError, StaleSessionError } from '../errors.js';
+import { SessionNotFoundError, StaleSessionError } from '../core/errors.js';
 import type { AppendEventsRequest, Event, Session, SessionKey, SessionService } from '../types.js';
 
 /** Events, or a function building them from the session's current state (`events` is always empty there). */

@@ -3,10 +3,11 @@
  * listing page, a user's state, an app's state. Each is one key-range or
  * one-record read; nothing is published when the value read equals the held one.
  */
-import type { ChangeFilter } from '../changes.js';
-import { type StoreChange, scopesOf } from '../protocol.js';
+
+import { jsonEqual } from '../core/json-equal.js';
+import type { ChangeFilter } from '../database/changes.js';
+import { type StoreChange, scopesOf } from '../database/changes.js';
 import type { AppStateRequest, ListSessionsRequest, ListSessionsResponse, UserStateRequest } from '../types.js';
-import { jsonEqual } from './json-equal.js';
 import { LiveQueryBase, UNCHANGED } from './query.js';
 import type { LiveOptions, LiveStore } from './types.js';
 

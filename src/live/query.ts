@@ -11,9 +11,9 @@
  * Svelte store, and `Symbol.observable` (or `'@@observable'`) is the interop
  * RxJS's `from` reads.
  */
-import type { ChangeFilter } from '../changes.js';
-import { StoreClosedError } from '../errors.js';
-import type { StoreChange } from '../protocol.js';
+
+import { StoreClosedError } from '../core/errors.js';
+import type { ChangeFilter, StoreChange } from '../database/changes.js';
 import { deepFreeze } from './frozen.js';
 import type {
   LiveObservable,

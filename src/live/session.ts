@@ -7,11 +7,11 @@
  * did not change.
  */
 
-import { setOwn } from '../json.js';
-import { type StoreChange, scopesOf } from '../protocol.js';
-import { APP_PREFIX, mergeState, USER_PREFIX } from '../state.js';
+import { setOwn } from '../core/json.js';
+import { jsonEqual } from '../core/json-equal.js';
+import { APP_PREFIX, mergeState, USER_PREFIX } from '../core/state.js';
+import { type StoreChange, scopesOf } from '../database/changes.js';
 import type { Event, GetSessionRequest, Session } from '../types.js';
-import { jsonEqual } from './json-equal.js';
 import { LiveQueryBase, UNCHANGED } from './query.js';
 import type { LiveOptions, LiveStore } from './types.js';
 

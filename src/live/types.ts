@@ -1,6 +1,7 @@
 /** What a live query needs of a store, and what it hands to its listeners. */
-import type { ChangeFilter, ChangeListener } from '../changes.js';
-import type { StoreClosedError } from '../errors.js';
+
+import type { StoreClosedError } from '../core/errors.js';
+import type { ChangeFilter, ChangeListener } from '../database/changes.js';
 import type { SessionService } from '../types.js';
 
 /** Any store: the in-thread service, a worker client, or what `openSessionStore` returns. */

@@ -8,16 +8,16 @@
  * equal scores come newest first.
  */
 import MiniSearch from 'minisearch';
-import { DEFAULT_SEARCH_LIMIT } from '../limits.js';
-import { parseQuery } from '../search/match.js';
-import { byRank, type Doc, options, queryOf, scoreOf } from '../search/minisearch.js';
-import { indexTerms } from '../search/tokenize.js';
-import type { StoreEngine } from '../store/engine.js';
-import { bound, type Db, type Tx } from '../store/idb/index.js';
-import { keyString } from '../store/keys.js';
-import type { StoreSchema } from '../store/records.js';
+import { DEFAULT_SEARCH_LIMIT } from '../core/limits.js';
+import { parseQuery } from '../core/text/match.js';
+import { byRank, type Doc, options, queryOf, scoreOf } from '../core/text/minisearch.js';
+import { indexTerms } from '../core/text/tokenize.js';
+import type { DatabaseOwner } from '../database/database.js';
+import { bound, type Db, type Tx } from '../database/idb/index.js';
+import { keyString } from '../database/keys.js';
+import type { StoreSchema } from '../database/records/index.js';
+import { type MemoryRecord, memoryId, NO_SESSION } from '../database/records/memory.js';
 import type { MemoryBackend } from './protocol.js';
-import { type MemoryRecord, memoryId, NO_SESSION } from './records.js';
 import type {
   AddEventsMemory,
   AddSessionMemory,
@@ -38,9 +38,9 @@ interface Cached {
 
 type MemoryTx = Tx<StoreSchema, 'memories' | 'memoryVersions'>;
 
-const engines = new WeakMap<StoreEngine, MemoryEngine>();
+const engines = new WeakMap<DatabaseOwner, MemoryEngine>();
 
-export function memoryEngineFor(engine: StoreEngine): MemoryEngine {
+export function memoryEngineFor(engine: DatabaseOwner): MemoryEngine {
   let found = engines.get(engine);
   if (!found) {
     found = new MemoryEngine(engine);
@@ -54,7 +54,7 @@ const userRange = (appName: string, userId: string) => bound([appName, userId], 
 export class MemoryEngine implements MemoryBackend {
   private readonly cache = new Map<string, Cached>();
 
-  constructor(private readonly engine: StoreEngine) {}
+  constructor(private readonly engine: DatabaseOwner) {}
 
   /**
    * Runs a write with the user's memory version read and bumped in the same

@@ -4,7 +4,7 @@
  * events' text parts are taken (here, where the caller's events are); the
  * store validates every request.
  */
-import { InvalidInputError } from '../errors.js';
+import { InvalidInputError } from '../core/errors.js';
 import type { Event, Session } from '../types.js';
 import type { MemoryBackend } from './protocol.js';
 import type {

@@ -1,6 +1,6 @@
 /** The worker side of memory: each request is validated again (the page is another realm). */
-import { validate } from '../schema.js';
-import type { StoreEngine } from '../store/engine.js';
+import { validate } from '../core/schema.js';
+import type { DatabaseOwner } from '../database/database.js';
 import { memoryEngineFor } from './engine.js';
 import type { MemoryBackend } from './protocol.js';
 import {
@@ -11,7 +11,7 @@ import {
   userKeySchema,
 } from './schema.js';
 
-export function memoryMethods(current: () => StoreEngine): MemoryBackend {
+export function memoryMethods(current: () => DatabaseOwner): MemoryBackend {
   const engine = () => memoryEngineFor(current());
   return {
     addSessionMemory: (r) => engine().addSessionMemory(validate('addSessionToMemory', addSessionMemorySchema, r)),

@@ -2,9 +2,9 @@
  * Memory requests, checked on the page (the front) and again in the worker (the host).
  */
 import * as z from 'zod/mini';
-import { checkJson, isPlainObject } from '../json.js';
-import { MAX_RECORD_SIZE, MAX_SEARCH_LIMIT } from '../limits.js';
-import { eventIdSchema, sessionKeySchema } from '../schema.js';
+import { checkJson, isPlainObject } from '../core/json.js';
+import { MAX_RECORD_SIZE, MAX_SEARCH_LIMIT } from '../core/limits.js';
+import { eventIdSchema, sessionKeySchema } from '../core/schema.js';
 
 const { appName, userId, sessionId } = sessionKeySchema.shape;
 

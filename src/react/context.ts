@@ -1,7 +1,6 @@
 /** The store the hooks below a provider read and write. */
 import { createContext, createElement, type ReactNode, useContext } from 'react';
-import type { AppendStore } from '../live/appender.js';
-import type { LiveStore } from '../live/types.js';
+import type { AppendStore, LiveStore } from '../index.js';
 
 /** Any store: the in-thread service, a worker client, or what `openSessionStore` returns. */
 export type ReactStore = LiveStore & AppendStore;

@@ -4,9 +4,18 @@
  * concurrent rendering, and releases its query when it unmounts.
  */
 import { useMemo, useSyncExternalStore } from 'react';
-import { type Appender, type AppenderOptions, createAppender } from '../live/appender.js';
-import { watchAppState, watchSession, watchSessions, watchUserState } from '../live/index.js';
-import type { LiveOptions, LiveQuery, LiveSnapshot } from '../live/types.js';
+import {
+  type Appender,
+  type AppenderOptions,
+  createAppender,
+  type LiveOptions,
+  type LiveQuery,
+  type LiveSnapshot,
+  watchAppState,
+  watchSession,
+  watchSessions,
+  watchUserState,
+} from '../index.js';
 import type {
   AppStateRequest,
   GetSessionRequest,

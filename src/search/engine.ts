@@ -5,15 +5,16 @@
  * channel) off the commit path, and saved when the store has been idle a while.
  * Trusts its input: the front and the worker host validate first.
  */
-import { ChangeFeed } from '../changes.js';
-import { InvalidInputError } from '../errors.js';
-import { DEFAULT_SEARCH_LIMIT } from '../limits.js';
-import type { StoreChange } from '../protocol.js';
-import type { StoreEngine } from '../store/engine.js';
-import { bound } from '../store/idb/index.js';
-import { keyString } from '../store/keys.js';
-import { type EventRecord, eventOf } from '../store/records.js';
-import { analyse, type MatchMode, matchedRanges, matches, parseQuery, snippetOf } from './match.js';
+
+import { InvalidInputError } from '../core/errors.js';
+import { DEFAULT_SEARCH_LIMIT } from '../core/limits.js';
+import { analyse, type MatchMode, matchedRanges, matches, parseQuery, snippetOf } from '../core/text/match.js';
+import type { StoreChange } from '../database/changes.js';
+import { ChangeFeed } from '../database/changes.js';
+import type { DatabaseOwner } from '../database/database.js';
+import { bound } from '../database/idb/index.js';
+import { keyString } from '../database/keys.js';
+import { type EventRecord, eventOf } from '../database/records/index.js';
 import type { SearchBackend } from './protocol.js';
 import type { SearchEventsRequest, SearchEventsResponse, SearchHit } from './schema.js';
 import { eventText } from './text.js';
@@ -40,10 +41,10 @@ const SAVE_AFTER_IDLE_MS = 2_000;
 const CATCH_UP_QUIET_MS = 100;
 const CATCH_UP_MAX_LAG_MS = 1_000;
 
-const engines = new WeakMap<StoreEngine, SearchBackend>();
+const engines = new WeakMap<DatabaseOwner, SearchBackend>();
 
 /** The search of `engine`, made on first request: the first caller's options stay. */
-export function searchEngineFor(engine: StoreEngine, options: SearchOptions = {}): SearchBackend {
+export function searchEngineFor(engine: DatabaseOwner, options: SearchOptions = {}): SearchBackend {
   let found = engines.get(engine);
   if (!found) {
     found = options.search === false ? new NoSearch() : new SearchEngine(engine);
@@ -69,12 +70,12 @@ export class SearchEngine implements SearchBackend {
   private saving: Promise<void> | undefined;
   private closed = false;
 
-  constructor(private readonly engine: StoreEngine) {
+  constructor(private readonly engine: DatabaseOwner) {
     this.stopLocal = engine.onCommitted((changes) => this.heard(changes));
     engine.onClose(() => this.stop());
   }
 
-  private run = <T>(work: Parameters<StoreEngine['transact']>[0]): Promise<T> =>
+  private run = <T>(work: Parameters<DatabaseOwner['transact']>[0]): Promise<T> =>
     this.engine.transact(work) as Promise<T>;
 
   /** Notes which loaded indexes the changes touch; the work happens later (this runs on the commit path). */

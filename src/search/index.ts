@@ -4,7 +4,7 @@
  * store's database.
  */
 
-export { DEFAULT_SEARCH_LIMIT, MAX_QUERY_LENGTH, MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET } from '../limits.js';
+export { DEFAULT_SEARCH_LIMIT, MAX_QUERY_LENGTH, MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET } from '../core/limits.js';
+export type { MatchMode, Snippet } from '../core/text/match.js';
 export type { SearchOptions } from './engine.js';
-export type { MatchMode, Snippet } from './match.js';
 export type { SearchEventsRequest, SearchEventsResponse, SearchHit } from './schema.js';

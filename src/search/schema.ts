@@ -3,9 +3,9 @@
  * (the host), and what a search returns.
  */
 import * as z from 'zod/mini';
-import { MAX_QUERY_LENGTH, MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET } from '../limits.js';
-import { sessionKeySchema } from '../schema.js';
-import type { Snippet } from './match.js';
+import { MAX_QUERY_LENGTH, MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET } from '../core/limits.js';
+import { sessionKeySchema } from '../core/schema.js';
+import type { Snippet } from '../core/text/match.js';
 
 const { appName, userId, sessionId } = sessionKeySchema.shape;
 const whole = (max: number) =>

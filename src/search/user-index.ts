@@ -8,11 +8,11 @@
  * catches up on the next look.
  */
 import MiniSearch from 'minisearch';
-import { bound, type Db } from '../store/idb/index.js';
-import { type EventRecord, eventOf, type SessionRecord, type StoreSchema } from '../store/records.js';
-import type { MatchMode, QueryTerm } from './match.js';
-import { byRank, type Doc, options, queryOf, scoreOf } from './minisearch.js';
-import { SEARCH_FORMAT, type SearchShardRecord, type SessionMark } from './records.js';
+import type { MatchMode, QueryTerm } from '../core/text/match.js';
+import { byRank, type Doc, options, queryOf, scoreOf } from '../core/text/minisearch.js';
+import { bound, type Db } from '../database/idb/index.js';
+import { type EventRecord, eventOf, type SessionRecord, type StoreSchema } from '../database/records/index.js';
+import { SEARCH_FORMAT, type SearchShardRecord, type SessionMark } from '../database/records/search.js';
 import { eventText } from './text.js';
 
 /** A shard takes new sessions until it holds this many events: saving one stays short. */

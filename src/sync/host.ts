@@ -6,12 +6,11 @@
  * saying so, and their `syncNow` answers that status until they start again.
  */
 import { releaseProxy } from 'comlink';
-import { InvalidInputError } from '../errors.js';
-import { validate } from '../schema.js';
-import type { StoreEngine } from '../store/engine.js';
+import { InvalidInputError } from '../core/errors.js';
+import { validate } from '../core/schema.js';
 import { type SyncBackend, type SyncStartOptions, syncStartSchema } from './protocol.js';
 import type { SyncStatus } from './status.js';
-import { SyncEngine, type SyncOptions } from './sync-engine.js';
+import { SyncEngine, type SyncHost, type SyncOptions } from './sync-engine.js';
 
 interface Running {
   engine: SyncEngine;
@@ -24,7 +23,7 @@ interface Running {
 export const REPLACED =
   'sync was started on this store with other options (another user, token or server); this sync stopped';
 
-const running = new WeakMap<StoreEngine, Running>();
+const running = new WeakMap<SyncHost, Running>();
 
 /** A number per function given as an option: two starts with different callbacks are different options. */
 const functionIds = new WeakMap<object, number>();
@@ -78,8 +77,8 @@ function startOptions(request: SyncStartOptions, callbacks: boolean): { options:
  * The sync methods of one connection to the store `current` gives. With
  * `callbacks` (an in-thread store), a start may pass functions (see `startOptions`).
  */
-export function syncMethods(current: () => StoreEngine, { callbacks = false } = {}): SyncBackend {
-  let mine: { store: StoreEngine; run: Running; unsubscribe: () => void } | undefined;
+export function syncMethods(current: () => SyncHost, { callbacks = false } = {}): SyncBackend {
+  let mine: { store: SyncHost; run: Running; unsubscribe: () => void } | undefined;
   const leave = async (): Promise<void> => {
     if (!mine) return;
     const { store, run, unsubscribe } = mine;

@@ -5,7 +5,7 @@
  * an in-thread store, where they are handed to the sync engine as they are.
  */
 import * as z from 'zod/mini';
-import { MAX_ID_LENGTH } from '../limits.js';
+import { MAX_ID_LENGTH } from '../core/limits.js';
 import type { SyncStatus } from './status.js';
 import type { SyncOptions } from './sync-engine.js';
 

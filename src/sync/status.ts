@@ -1,5 +1,5 @@
 /** What sync tells the app about itself, as a value and on every change. */
-import type { SyncError } from '../errors.js';
+import type { SyncError } from '../core/errors.js';
 
 /** Where sync stands: what is pending, the last round and the last error, whether the device is online. */
 export interface SyncStatus {

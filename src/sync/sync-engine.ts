@@ -7,28 +7,17 @@
  * with exponential backoff. Everything a round needs is re-read from the
  * database, so a crash or reload at any point only repeats work.
  */
-import { ChangeFeed } from '../changes.js';
-import { SyncError } from '../errors.js';
-import { setOwn } from '../json.js';
-import type { StoreChange } from '../protocol.js';
-import type { Db } from '../store/idb/index.js';
-import type { StoreSchema } from '../store/records.js';
+
+import { SyncError } from '../core/errors.js';
+import type { StoreChange } from '../database/changes.js';
+import { ChangeFeed } from '../database/changes.js';
+import type { Db } from '../database/idb/index.js';
+import type { StoreSchema } from '../database/records/index.js';
 import type { DeleteSessionRequest, Event } from '../types.js';
-import {
-  adoptCreated,
-  dropMark,
-  integrate,
-  localSharedWrites,
-  markCreated,
-  markOf,
-  type PendingScan,
-  readPending,
-  replaceShared,
-  saveCursor,
-  scanPending,
-  type UserKey,
-} from './local.js';
+import { adoptCreated, integrate, type PendingScan, readPending, scanPending, type UserKey } from './local.js';
+import { dropMark, localSharedWrites, markCreated, markOf, replaceShared, saveCursor } from './marks.js';
 import { decide, type SyncConflictPolicy } from './policy.js';
+import { counts, fitting, inOrder, refusable, SessionRefused } from './round-steps.js';
 import { initialStatus, type SyncStatus, type SyncStatusListener } from './status.js';
 import { SyncTransport } from './transport.js';
 import { type Change, MAX_PUSH_EVENTS, type Positioned, type ServerLimits } from './wire.js';
@@ -66,21 +55,6 @@ export interface SyncOptions {
   /** A request without an answer for this long fails the round as `network` (then backoff). Default 30 s. */
   requestTimeoutMs?: number;
 }
-
-/** A session the server will not take as it stands; the round goes on without it. */
-class SessionRefused extends Error {
-  constructor(
-    readonly sessionId: string,
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-  }
-}
-
-/** Answers that refuse one session's request, not the device: the round skips that session. */
-const SESSION_REFUSALS = new Set([400, 403, 413]);
-const utf8 = new TextEncoder();
 
 const MAX_ROUNDS = 4;
 
@@ -420,67 +394,4 @@ export class SyncEngine {
     const snapshot = this.status();
     for (const listener of this.listeners) listener(snapshot);
   }
-}
-
-/**
- * A page of the feed in sequence order, each change once. Sequence numbers are
- * dense per user, so a page that does not continue `cursor` without a hole was
- * damaged on the way: it is refused (the round fails and is retried).
- */
-function inOrder(changes: Change[], cursor: number): Change[] {
-  const bySeq = new Map<number, Change>();
-  for (const c of changes) bySeq.set(c.seq, c);
-  const sorted = [...bySeq.values()].sort((a, b) => a.seq - b.seq);
-  sorted.forEach((c, i) => {
-    if (c.seq !== cursor + 1 + i) {
-      throw new SyncError(`the change feed skipped from ${cursor + i} to ${c.seq}: delivery damaged`, 'server');
-    }
-  });
-  return sorted;
-}
-
-/** The longest prefix of `events` whose push body is at most `maxBytes` of UTF-8. */
-function fitting(after: number, events: Event[], maxBytes: number): Event[] {
-  let size = utf8.encode(JSON.stringify({ after, events: [] })).length;
-  for (let i = 0; i < events.length; i++) {
-    size += utf8.encode(JSON.stringify(events[i])).length + (i > 0 ? 1 : 0);
-    if (size > maxBytes) return events.slice(0, i);
-  }
-  return events;
-}
-
-/**
- * Runs one session's request; a refusal of that session (its own oversized
- * event, or the server's 400/403/413 for it) is noted and resolves `undefined`.
- */
-async function refusable<T>(
-  sessionId: string,
-  refused: SyncStatus['refused'],
-  work: () => Promise<T>,
-): Promise<T | undefined> {
-  try {
-    return await work();
-  } catch (error) {
-    const refusal =
-      error instanceof SessionRefused
-        ? error
-        : error instanceof SyncError && SESSION_REFUSALS.has(error.status)
-          ? new SessionRefused(sessionId, error.message, error.status)
-          : undefined;
-    if (!refusal) throw error;
-    setOwn(refused, sessionId, { message: refusal.message, status: refusal.status });
-    return undefined;
-  }
-}
-
-function counts(scan: PendingScan): Pick<SyncStatus, 'pending' | 'sessions'> {
-  let pending = scan.deletes.length;
-  // Session ids are any strings, `__proto__` included: own keys only.
-  const sessions: Record<string, number> = {};
-  for (const m of scan.deletes) setOwn(sessions, m.id, 1);
-  for (const [id, n] of scan.counts) {
-    pending += n;
-    setOwn(sessions, id, (Object.hasOwn(sessions, id) ? (sessions[id] as number) : 0) + n);
-  }
-  return { pending, sessions };
 }

@@ -5,8 +5,8 @@
  */
 
 import { createParser } from 'eventsource-parser';
-import { SyncError } from '../errors.js';
-import { validate } from '../schema.js';
+import { SyncError } from '../core/errors.js';
+import { validate } from '../core/schema.js';
 import type { Event } from '../types.js';
 import {
   DEFAULT_MAX_BODY_BYTES,

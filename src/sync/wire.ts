@@ -5,8 +5,8 @@
  * never from zod's copy (which drops `__proto__` keys).
  */
 import * as z from 'zod/mini';
-import { MAX_ID_LENGTH } from '../limits.js';
-import { eventSchema } from '../schema.js';
+import { MAX_ID_LENGTH } from '../core/limits.js';
+import { eventSchema } from '../core/schema.js';
 import type { Event } from '../types.js';
 
 /** Most events one push may carry. */

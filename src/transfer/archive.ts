@@ -8,10 +8,9 @@
  */
 import { unzipSync, Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import * as z from 'zod/mini';
-import type { ArtifactFront } from '../artifacts/front.js';
-import type { ArchiveImportOutcome } from '../artifacts/protocol.js';
-import { InvalidInputError } from '../errors.js';
-import { listSessionKeysRequestSchema, validate } from '../schema.js';
+import type { ArchiveImportOutcome, ArtifactFront } from '../artifacts/index.js';
+import { InvalidInputError } from '../core/errors.js';
+import { listSessionKeysRequestSchema, validate } from '../core/schema.js';
 import type { ListSessionKeysRequest, SessionKey } from '../types.js';
 import { adkSession, type ExportOptions, type TransferSource } from './export.js';
 import { documentEnd, documentStart, sessionsOf } from './format.js';

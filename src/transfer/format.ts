@@ -5,9 +5,9 @@
  * also takes a bare array of sessions, or one session object.
  */
 import * as z from 'zod/mini';
-import { InvalidInputError } from '../errors.js';
-import { isPlainObject } from '../json.js';
-import { validate } from '../schema.js';
+import { InvalidInputError } from '../core/errors.js';
+import { isPlainObject } from '../core/json.js';
+import { validate } from '../core/schema.js';
 import type { Session } from '../types.js';
 
 /** The `format` field of an export document. */

@@ -4,12 +4,12 @@
  * writes them all in one transaction. Any failure rejects with a typed error
  * and leaves the database unchanged.
  */
-import { InvalidInputError } from '../errors.js';
-import type { ImportOutcome } from '../protocol.js';
+import { InvalidInputError } from '../core/errors.js';
 import type { ImportResult } from '../public/transfer.js';
+import type { SessionImportOptions } from '../sessions/import-options.js';
+import type { ImportOutcome } from '../sessions/protocol.js';
 import type { ConflictPolicy, Session } from '../types.js';
 import { sessionsOf } from './format.js';
-import type { SessionImportOptions } from './prepare.js';
 import { type ImportSource, readText, sizeOf } from './read-text.js';
 
 /** What an import writes to: any `SessionStore` (`openSessionStore()`, `connectSessionStore()`, `IndexedDbSessionService`). */

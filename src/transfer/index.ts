@@ -1,4 +1,6 @@
 /** Export and import of sessions as ADK-compatible JSON, and with their artifacts as a zip archive. */
+
+export type { SessionImportOptions } from '../sessions/import-options.js';
 export {
   type ArchiveExportOptions,
   type ArchiveExportProgress,
@@ -23,5 +25,4 @@ export {
   importSessions,
   type TransferTarget,
 } from './import.js';
-export type { SessionImportOptions } from './prepare.js';
 export type { ImportSource } from './read-text.js';

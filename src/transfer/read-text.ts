@@ -3,7 +3,7 @@
  * reporting bytes as they arrive. The whole text is needed at once: an import
  * is validated entire before anything is written.
  */
-import { InvalidInputError } from '../errors.js';
+import { InvalidInputError } from '../core/errors.js';
 
 /** What an import reads: the document as a string, a `Blob` or `File`, or a byte stream (UTF-8). */
 export type ImportSource = Blob | string | ReadableStream<Uint8Array>;

@@ -4,7 +4,7 @@
  * by scope, delete), keyboard use, filtering and paging.
  */
 import { describe, expect, it } from 'vitest';
-import { formatBytes } from '../../src/demo/format.js';
+import { formatBytes } from '../../demo/format.js';
 import {
   attributes,
   button,

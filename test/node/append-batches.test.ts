@@ -4,7 +4,9 @@
  */
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
+import { MAX_BATCH_EVENTS } from '../../src/core/limits.js';
 import { exposeEngine } from '../../src/host/expose.js';
+import { StoreEngine } from '../../src/host/store-engine.js';
 import {
   connectSessionStore,
   IndexedDbSessionService,
@@ -12,8 +14,6 @@ import {
   type Session,
   StaleSessionError,
 } from '../../src/index.js';
-import { MAX_BATCH_EVENTS } from '../../src/protocol.js';
-import { StoreEngine } from '../../src/store/engine.js';
 
 describe('un-awaited appends through a client', () => {
   it('stores more than one batch worth of appends to one session, in call order', async () => {

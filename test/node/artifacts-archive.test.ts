@@ -7,6 +7,7 @@ import { IDBFactory, IDBKeyRange, IDBObjectStore } from 'fake-indexeddb';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { exposeEngine } from '../../src/host/expose.js';
+import { StoreEngine } from '../../src/host/store-engine.js';
 import {
   AlreadyExistsError,
   connectSessionStore,
@@ -18,7 +19,6 @@ import {
   importArchive,
   QuotaExceededError,
 } from '../../src/index.js';
-import { StoreEngine } from '../../src/store/engine.js';
 import { ARCHIVE_BUFFER_BYTES } from '../../src/transfer/archive.js';
 import { snapshotArtifacts } from '../contract/artifacts.js';
 import { makeEvent } from '../contract/contract.js';

@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { base64ToBytes, bytesToBase64, bytesToBase64As } from '../../src/artifacts/base64.js';
 import { base64Form } from '../../src/artifacts/base64-form.js';
+import { base64ToBytes, bytesToBase64, bytesToBase64As } from '../../src/core/base64.js';
 
 const accepted = (s: string) => /^[A-Za-z0-9+/_-]*={0,2}$/.test(s) && s.replace(/=+$/, '').length % 4 !== 1;
 

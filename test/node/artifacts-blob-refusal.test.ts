@@ -7,8 +7,8 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exposeEngine } from '../../src/host/expose.js';
+import { StoreEngine } from '../../src/host/store-engine.js';
 import { connectSessionStore, exportArchiveToBlob, IndexedDbSessionService, importArchive } from '../../src/index.js';
-import { StoreEngine } from '../../src/store/engine.js';
 import { bytesOf, snapshotArtifacts } from '../contract/artifacts.js';
 import { makeEvent } from '../contract/contract.js';
 import { type RefusingFactory, refusingBlobs } from './refuses-blobs.js';

@@ -1,7 +1,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { exposeEngine } from '../../src/host/expose.js';
+import { StoreEngine } from '../../src/host/store-engine.js';
 import { connectSessionStore, IndexedDbSessionService } from '../../src/index.js';
-import { StoreEngine } from '../../src/store/engine.js';
 import { describeArtifactContract } from '../contract/artifacts.js';
 import { refusingBlobs } from './refuses-blobs.js';
 

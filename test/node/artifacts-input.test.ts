@@ -7,10 +7,10 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { HostApi } from '../../src/host/api.js';
 import { createHost } from '../../src/host/expose.js';
+import { StoreEngine } from '../../src/host/store-engine.js';
 import { IndexedDbSessionService, InvalidInputError } from '../../src/index.js';
-import type { HostApi } from '../../src/protocol.js';
-import { StoreEngine } from '../../src/store/engine.js';
 import { snapshotArtifacts } from '../contract/artifacts.js';
 
 const key = { appName: 'app', userId: 'ada', sessionId: 's1' };

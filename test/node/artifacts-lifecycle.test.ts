@@ -6,8 +6,8 @@
 import { IDBFactory, IDBKeyRange, IDBObjectStore } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { exposeEngine } from '../../src/host/expose.js';
+import { StoreEngine } from '../../src/host/store-engine.js';
 import { connectSessionStore, IndexedDbSessionService, QuotaExceededError } from '../../src/index.js';
-import { StoreEngine } from '../../src/store/engine.js';
 import { bytesOf, snapshotArtifacts } from '../contract/artifacts.js';
 
 const key = { appName: 'app', userId: 'ada', sessionId: 's1' };

@@ -8,8 +8,8 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import fc from 'fast-check';
 import { afterEach, expect, it } from 'vitest';
 import { exposeEngine } from '../../src/host/expose.js';
+import { StoreEngine } from '../../src/host/store-engine.js';
 import { type ArtifactFront, connectSessionStore, IndexedDbSessionService } from '../../src/index.js';
-import { StoreEngine } from '../../src/store/engine.js';
 
 const key = { appName: 'app', userId: 'ada', sessionId: 's1' };
 const names = ['a', 'a/b', 'user:shared', 'b'];

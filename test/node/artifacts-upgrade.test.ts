@@ -6,8 +6,8 @@
  */
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from '../../src/database/open.js';
 import { exportArchiveToBlob, IndexedDbSessionService, importArchive } from '../../src/index.js';
-import { SCHEMA_VERSION } from '../../src/store/database.js';
 import { snapshotArtifacts } from '../contract/artifacts.js';
 import { buildV1Database, TRIP_EVENTS } from '../fixtures/v1-layout.js';
 

@@ -6,6 +6,7 @@
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost, exposeEngine } from '../../src/host/expose.js';
+import { StoreEngine } from '../../src/host/store-engine.js';
 import {
   connectSessionStore,
   IndexedDbSessionService,
@@ -13,7 +14,6 @@ import {
   type SessionCatalog,
   type SessionService,
 } from '../../src/index.js';
-import { StoreEngine } from '../../src/store/engine.js';
 
 type Store = SessionService & SessionCatalog;
 

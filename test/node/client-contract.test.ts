@@ -1,7 +1,7 @@
 import { IDBFactory } from 'fake-indexeddb';
 import { exposeEngine } from '../../src/host/expose.js';
+import { StoreEngine } from '../../src/host/store-engine.js';
 import { connectSessionStore } from '../../src/index.js';
-import { StoreEngine } from '../../src/store/engine.js';
 import { describeContract } from '../contract/contract.js';
 
 let n = 0;

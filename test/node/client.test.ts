@@ -6,6 +6,7 @@
 import { IDBDatabase, IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHost, exposeEngine } from '../../src/host/expose.js';
+import { StoreEngine } from '../../src/host/store-engine.js';
 import {
   connectSessionStore,
   IndexedDbSessionService,
@@ -16,7 +17,6 @@ import {
   StoreClosedError,
   TimeoutError,
 } from '../../src/index.js';
-import { StoreEngine } from '../../src/store/engine.js';
 import { makeEvent } from '../contract/contract.js';
 
 const APP = 'app';

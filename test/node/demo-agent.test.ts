@@ -5,8 +5,8 @@
  */
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AGENT_NAME, NOTE_FILE, parseIntent, runTurn } from '../../src/demo/agent.js';
-import { attachmentName } from '../../src/demo/attachments.js';
+import { AGENT_NAME, NOTE_FILE, parseIntent, runTurn } from '../../demo/agent.js';
+import { attachmentName } from '../../demo/attachments.js';
 import { IndexedDbSessionService, type Session } from '../../src/index.js';
 
 let store: IndexedDbSessionService;

@@ -1,9 +1,9 @@
 /** The inspector's pure parts: hash routes, the session filter, state by scope, formatting. */
 import { describe, expect, it } from 'vitest';
-import { matchesFilter, parseFilter } from '../../src/demo/filter.js';
-import { formatBytes, preview, relativeTime } from '../../src/demo/format.js';
-import { formatHash, parseHash, type Selection } from '../../src/demo/route.js';
-import { deltaEntries, stateByScope } from '../../src/demo/state-scopes.js';
+import { matchesFilter, parseFilter } from '../../demo/filter.js';
+import { formatBytes, preview, relativeTime } from '../../demo/format.js';
+import { formatHash, parseHash, type Selection } from '../../demo/route.js';
+import { deltaEntries, stateByScope } from '../../demo/state-scopes.js';
 import type { Event, Session } from '../../src/index.js';
 
 describe('routes', () => {

@@ -1,7 +1,7 @@
 /** Sample data: what it writes, that it is seeded, that it stops when told. */
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkSampleOptions, generateSampleData, TOPICS } from '../../src/demo/sample-data.js';
+import { checkSampleOptions, generateSampleData, TOPICS } from '../../demo/sample-data.js';
 import { IndexedDbSessionService, type Session } from '../../src/index.js';
 
 let store: IndexedDbSessionService;

@@ -6,7 +6,7 @@
  * them as it would in the worker.
  */
 import { describe, expect, it } from 'vitest';
-import { fromWireError, toWireError } from '../../src/errors.js';
+import { fromWireError, toWireError } from '../../src/core/errors.js';
 import * as api from '../../src/index.js';
 import {
   AlreadyExistsError,

@@ -9,7 +9,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Bounds, bound, Db, realmOf, type Schema, settle } from '../../src/store/idb/index.js';
+import { type Bounds, bound, Db, realmOf, type Schema, settle } from '../../src/database/idb/index.js';
 
 interface Row {
   k: [number, number];

@@ -15,11 +15,11 @@ const key = { appName: 'app', userId: 'u' };
 
 /** The page-side modules only: the package's Node face also exposes the engine itself, statically. */
 async function load() {
-  return { ...(await import('../../src/client/open.js')), ...(await import('../../src/errors.js')) };
+  return { ...(await import('../../src/client/open.js')), ...(await import('../../src/core/errors.js')) };
 }
 
 afterEach(() => {
-  vi.doUnmock('../../src/store/engine.js');
+  vi.doUnmock('../../src/sessions/engine.js');
   vi.resetModules();
 });
 
@@ -36,8 +36,8 @@ describe('in-thread store', () => {
 
   it('a failed engine download is a StorageError naming the cause, the next call retries, close() still works', async () => {
     let offline = true;
-    const real = await vi.importActual<typeof import('../../src/store/engine.js')>('../../src/store/engine.js');
-    vi.doMock('../../src/store/engine.js', () => {
+    const real = await vi.importActual<typeof import('../../src/sessions/engine.js')>('../../src/sessions/engine.js');
+    vi.doMock('../../src/sessions/engine.js', () => {
       if (offline) throw new Error('network is down');
       return real;
     });
@@ -79,7 +79,7 @@ describe('in-thread store', () => {
   });
 
   it('closing a store whose engine never loaded resolves', async () => {
-    vi.doMock('../../src/store/engine.js', () => {
+    vi.doMock('../../src/sessions/engine.js', () => {
       throw new Error('network is down');
     });
     const { openSessionStore, StoreClosedError } = await load();

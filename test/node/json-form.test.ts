@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { toJsonForm } from '../../src/json.js';
+import { toJsonForm } from '../../src/core/json.js';
 
 class Pair {
   constructor(

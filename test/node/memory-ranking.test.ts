@@ -5,9 +5,9 @@
  * message of any length, keeping the terms that tell most.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_ANY_PIECES } from '../../src/core/text/minisearch.js';
 import type { IndexedDbSessionService } from '../../src/index.js';
 import { MEMORY_QUERY_SCAN } from '../../src/memory/engine.js';
-import { MAX_ANY_PIECES } from '../../src/search/minisearch.js';
 import { freshStore, textEvent } from '../search/helpers.js';
 
 const ids = { appName: 'chat', userId: 'ada' };

@@ -7,11 +7,12 @@
 import { expose } from 'comlink';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MAX_BATCHES } from '../../src/core/limits.js';
+import type { HostApi } from '../../src/host/api.js';
 import { createHost } from '../../src/host/expose.js';
+import { StoreEngine } from '../../src/host/store-engine.js';
 import { connectSessionStore, InvalidInputError, type Session, StorageError } from '../../src/index.js';
-import { MAX_BATCHES } from '../../src/limits.js';
-import type { AppendBatch, HostApi } from '../../src/protocol.js';
-import { StoreEngine } from '../../src/store/engine.js';
+import type { AppendBatch } from '../../src/sessions/protocol.js';
 import { makeEvent } from '../contract/contract.js';
 
 const APP = 'app';

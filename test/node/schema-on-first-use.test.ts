@@ -4,7 +4,7 @@
  * each request's schema is built by its first validation, once, and checks by the same rules.
  */
 import { expect, it, vi } from 'vitest';
-import { InvalidInputError } from '../../src/errors.js';
+import { InvalidInputError } from '../../src/core/errors.js';
 
 const objects = vi.hoisted(() => ({ built: 0 }));
 vi.mock('zod/mini', async (importOriginal) => {
@@ -17,7 +17,7 @@ vi.mock('zod/mini', async (importOriginal) => {
 });
 
 it('builds one object schema at load, and each request schema on its first validation, once', async () => {
-  const { helloRequestSchema, eventSchema, validate } = await import('../../src/schema.js');
+  const { helloRequestSchema, eventSchema, validate } = await import('../../src/core/schema.js');
   expect(objects.built).toBe(1);
 
   expect(validate('hello', helloRequestSchema, { dbName: 'chat' })).toEqual({ dbName: 'chat' });

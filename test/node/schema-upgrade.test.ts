@@ -11,8 +11,8 @@
  */
 import { IDBFactory as FakeIDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from '../../src/database/open.js';
 import { IndexedDbSessionService, type Session, StoreClosedError, UpgradeBlockedError } from '../../src/index.js';
-import { SCHEMA_VERSION } from '../../src/store/database.js';
 import { BOB_TRIP_EVENTS, buildV1Database, describeLayout, TRIP_EVENTS, V1_VERSION } from '../fixtures/v1-layout.js';
 
 const NAME = 'written-by-an-older-release';

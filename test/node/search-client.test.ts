@@ -7,13 +7,13 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, expect, it } from 'vitest';
 import { createHost, exposeEngine } from '../../src/host/expose.js';
+import { StoreEngine } from '../../src/host/store-engine.js';
 import {
   connectSessionStore,
   exposeSessionService,
   IndexedDbSessionService,
   type SessionStoreClient,
 } from '../../src/index.js';
-import { StoreEngine } from '../../src/store/engine.js';
 import { say, textEvent } from '../search/helpers.js';
 
 const ids = { appName: 'chat', userId: 'ada' };

@@ -7,8 +7,8 @@
  * that folded one code point at a time is rebuilt, not trusted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fold, foldText } from '../../src/core/text/fold.js';
 import type { IndexedDbSessionService } from '../../src/index.js';
-import { fold, foldText } from '../../src/search/fold.js';
 import { freshStore, say } from '../search/helpers.js';
 
 const ids = { appName: 'chat', userId: 'ada' };

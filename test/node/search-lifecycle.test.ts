@@ -7,12 +7,12 @@
 import { IDBFactory, IDBKeyRange, IDBObjectStore } from 'fake-indexeddb';
 import MiniSearch from 'minisearch';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SCHEMA_VERSION } from '../../src/database/open.js';
+import { eventRecord } from '../../src/database/records/index.js';
+import { SEARCH_FORMAT, type SearchShardRecord } from '../../src/database/records/search.js';
 import { engineOf } from '../../src/host/engine-of.js';
 import { IndexedDbSessionService, InvalidInputError, type Session } from '../../src/index.js';
 import { type SearchEngine, searchEngineFor } from '../../src/search/engine.js';
-import { SEARCH_FORMAT, type SearchShardRecord } from '../../src/search/records.js';
-import { SCHEMA_VERSION } from '../../src/store/database.js';
-import { eventRecord } from '../../src/store/records.js';
 import { buildV1Database } from '../fixtures/v1-layout.js';
 import { freshDatabase, freshStore, say, textEvent } from '../search/helpers.js';
 

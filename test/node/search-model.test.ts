@@ -8,12 +8,12 @@
  */
 import fc from 'fast-check';
 import { afterEach, expect, it } from 'vitest';
+import { analyse, type MatchMode, matches, parseQuery } from '../../src/core/text/match.js';
+import type { TypingOptions } from '../../src/core/text/typing.js';
 import { engineOf } from '../../src/host/engine-of.js';
 import type { IndexedDbSessionService, Session } from '../../src/index.js';
 import { type SearchEngine, searchEngineFor } from '../../src/search/engine.js';
-import { analyse, type MatchMode, matches, parseQuery } from '../../src/search/match.js';
 import { eventText } from '../../src/search/text.js';
-import type { TypingOptions } from '../../src/search/typing.js';
 import { freshDatabase, textEvent } from '../search/helpers.js';
 
 const ids = { appName: 'chat', userId: 'ada' };

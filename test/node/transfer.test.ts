@@ -5,6 +5,7 @@
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost, exposeEngine } from '../../src/host/expose.js';
+import { StoreEngine } from '../../src/host/store-engine.js';
 import {
   AlreadyExistsError,
   connectSessionStore,
@@ -21,7 +22,6 @@ import {
   StaleSessionError,
   type StoreChange,
 } from '../../src/index.js';
-import { StoreEngine } from '../../src/store/engine.js';
 import { event, exportedSessions, exportText, seed } from '../transfer/fixture.js';
 
 let n = 0;

@@ -10,8 +10,8 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exposeEngine } from '../../src/host/expose.js';
+import { StoreEngine } from '../../src/host/store-engine.js';
 import { connectSessionStore, IndexedDbSessionService, InvalidInputError, importSessions } from '../../src/index.js';
-import { StoreEngine } from '../../src/store/engine.js';
 
 type Store = IndexedDbSessionService | ReturnType<typeof connectSessionStore>;
 

@@ -31,7 +31,7 @@ describe('the tarball', () => {
       expect(files).toContain(entry);
     }
     // The page-side client and the in-thread engine are separate modules, so bundlers can keep them apart.
-    expect(files).toContain('dist/store/engine.js');
+    expect(files).toContain('dist/sessions/engine.js');
   });
 
   it('passes publint with no errors or warnings', async () => {

@@ -12,6 +12,7 @@
 import { describe, expectTypeOf, test } from 'vitest';
 import type * as z from 'zod/mini';
 import type * as artifacts from '../../src/artifacts/schema.js';
+import type * as sessions from '../../src/core/schema.js';
 import type {
   AppendEventRequest,
   AppStateRequest,
@@ -45,7 +46,6 @@ import type {
   UserStateRequest,
 } from '../../src/index.js';
 import type * as memory from '../../src/memory/schema.js';
-import type * as sessions from '../../src/schema.js';
 import type { searchEventsRequestSchema } from '../../src/search/schema.js';
 
 /** What a schema takes, whether given as a schema or as the function that builds it. */

@@ -9,6 +9,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { serviceForTesting } from '../../../src/client/indexeddb-session-service.js';
+import { SCHEMA_VERSION } from '../../../src/database/open.js';
 import {
   connectSessionStore,
   IndexedDbSessionService,
@@ -17,7 +18,6 @@ import {
   StoreClosedError,
   UpgradeBlockedError,
 } from '../../../src/index.js';
-import { SCHEMA_VERSION } from '../../../src/store/database.js';
 import { canonical } from '../../reliability/dump.js';
 import { within } from '../../reliability/fuzz-run.js';
 import { report } from '../../reliability/scale.js';
@@ -125,7 +125,7 @@ describe('upgrades between tabs', () => {
           : serviceForTesting({
               dbName,
               blockedTimeoutMs: 300,
-              upgradesForTesting: [...(await import('../../../src/store/database.js')).shippedUpgrades, () => {}],
+              upgradesForTesting: [...(await import('../../../src/database/open.js')).shippedUpgrades, () => {}],
             });
       opened.push(newer);
       const error = await within(20_000, 'the blocked upgrade gives up', () =>

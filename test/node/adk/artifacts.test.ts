@@ -2,8 +2,8 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { AdkArtifactService } from '../../../src/adk/index.js';
 import { exposeEngine } from '../../../src/host/expose.js';
+import { StoreEngine } from '../../../src/host/store-engine.js';
 import { connectSessionStore, IndexedDbSessionService } from '../../../src/index.js';
-import { StoreEngine } from '../../../src/store/engine.js';
 import { describeArtifactDifferential } from '../../adk/artifacts.js';
 
 let n = 0;

@@ -17,6 +17,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdkMemoryService, AdkSessionService } from '../../../src/adk/index.js';
 import { exposeEngine } from '../../../src/host/expose.js';
+import { StoreEngine } from '../../../src/host/store-engine.js';
 import {
   connectSessionStore,
   IndexedDbSessionService,
@@ -24,7 +25,6 @@ import {
   type MemoryFront,
   type Session,
 } from '../../../src/index.js';
-import { StoreEngine } from '../../../src/store/engine.js';
 import { call, type RecordedRequest, ScriptedModel, say } from '../../adk/scripted-model.js';
 import { textEvent } from '../../search/helpers.js';
 

@@ -4,8 +4,8 @@ import { LibSqlDriver } from '@mikro-orm/libsql';
 import { IDBFactory } from 'fake-indexeddb';
 import { AdkSessionService } from '../../../src/adk/index.js';
 import { exposeEngine } from '../../../src/host/expose.js';
+import { StoreEngine } from '../../../src/host/store-engine.js';
 import { connectSessionStore, IndexedDbSessionService } from '../../../src/index.js';
-import { StoreEngine } from '../../../src/store/engine.js';
 import type { ServiceUnderTest } from '../../adk/services.js';
 
 export function inThreadStore(dbName: string): ServiceUnderTest {

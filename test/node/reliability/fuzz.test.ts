@@ -10,10 +10,10 @@
 import { IDBFactory } from 'fake-indexeddb';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { HostApi } from '../../../src/host/api.js';
 import { createHost, exposeEngine } from '../../../src/host/expose.js';
+import { StoreEngine } from '../../../src/host/store-engine.js';
 import { connectSessionStore, IndexedDbSessionService, type SessionService } from '../../../src/index.js';
-import type { HostApi } from '../../../src/protocol.js';
-import { StoreEngine } from '../../../src/store/engine.js';
 import {
   badCalls,
   CLIENT_TEMPLATES,

@@ -10,8 +10,8 @@
 import { IDBFactory } from 'fake-indexeddb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { StoreEngine } from '../../../src/host/store-engine.js';
 import { IndexedDbSessionService } from '../../../src/index.js';
-import { StoreEngine } from '../../../src/store/engine.js';
 import { isolationUniverse } from '../../reliability/arbitraries.js';
 import { commandArbitrary, type ModelConfig, newStats, runCommands } from '../../reliability/model-run.js';
 import { nodeEnv, reliabilityScale, report } from '../../reliability/scale.js';

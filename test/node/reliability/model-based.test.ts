@@ -9,8 +9,8 @@ import { IDBFactory } from 'fake-indexeddb';
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { exposeEngine } from '../../../src/host/expose.js';
+import { StoreEngine } from '../../../src/host/store-engine.js';
 import { connectSessionStore, IndexedDbSessionService, type SessionService } from '../../../src/index.js';
-import { StoreEngine } from '../../../src/store/engine.js';
 import {
   commandArbitrary,
   type ModelConfig,

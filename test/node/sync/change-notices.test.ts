@@ -5,7 +5,7 @@
  * anywhere (between CR and LF, inside a field name, inside a UTF-8 character).
  */
 import { describe, expect, it } from 'vitest';
-import { SyncError } from '../../../src/errors.js';
+import { SyncError } from '../../../src/core/errors.js';
 import { SyncTransport } from '../../../src/sync/transport.js';
 
 const utf8 = new TextEncoder();

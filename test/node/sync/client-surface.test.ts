@@ -4,6 +4,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { exposeEngine } from '../../../src/host/expose.js';
+import { StoreEngine } from '../../../src/host/store-engine.js';
 import {
   connectSessionStore,
   IndexedDbSessionService,
@@ -11,7 +12,6 @@ import {
   openSessionStore,
   type SyncStatus,
 } from '../../../src/index.js';
-import { StoreEngine } from '../../../src/store/engine.js';
 import { turn } from '../../sync/devices.js';
 import { type ServerProcess, startServer, TOKENS } from '../../sync/server-process.js';
 

@@ -9,8 +9,8 @@ import type { MessagePort as NodeMessagePort } from 'node:worker_threads';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { exposeEngine } from '../../../src/host/expose.js';
+import { StoreEngine } from '../../../src/host/store-engine.js';
 import { connectSessionStore, type SyncStatus } from '../../../src/index.js';
-import { StoreEngine } from '../../../src/store/engine.js';
 
 vi.setConfig({ testTimeout: 30_000 });
 

@@ -5,9 +5,8 @@
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-
+import { SCHEMA_VERSION } from '../../../src/database/open.js';
 import { IndexedDbSessionService } from '../../../src/index.js';
-import { SCHEMA_VERSION } from '../../../src/store/database.js';
 import { buildV1Database, TRIP_EVENTS } from '../../fixtures/v1-layout.js';
 import { type ServerProcess, startServer, TOKENS } from '../../sync/server-process.js';
 

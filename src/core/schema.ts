@@ -1,0 +1,396 @@
+/**
+ * zod schemas for everything that crosses the store's boundary: the single source
+ * of runtime validation and of the public data types.
+ *
+ * Data values (state, events) are checked by `checkJson` inside a refinement and
+ * are never taken from zod's output: zod copies objects and drops `__proto__`
+ * keys, while the store keeps every key as written.
+ *
+ * Schemas are built on first use, not when this module loads: building them all
+ * was the largest part of the worker's start-up, and its first answers need two
+ * or three. So each is a function that builds it once (`validate` takes either
+ * form). Only what other modules extend or take apart (`sessionKeySchema`, with
+ * `id`) is built at load.
+ */
+import * as z from 'zod/mini';
+import { InvalidInputError } from './errors.js';
+import {
+  type CheckJsonOptions,
+  checkJson,
+  EVENT_JSON,
+  formatPath,
+  isPlainObject,
+  type JsonProblem,
+  withJsonField,
+} from './json.js';
+import { MAX_BATCH_EVENTS, MAX_BATCHES, MAX_ID_LENGTH, MAX_RECORD_SIZE } from './limits.js';
+
+/** An event id (or a database name; memory refers to events by it): non-empty, at most MAX_ID_LENGTH, trimmed. */
+export const eventIdSchema = z.string().check(
+  z.minLength(1, 'must not be empty'),
+  z.maxLength(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`),
+  z.refine((s) => s.trim() === s, 'must not have surrounding whitespace'),
+);
+
+/** Whether `s` holds a lone surrogate: a `u` regex sees a paired one as one code point, never as `Cs`. */
+export const hasLoneSurrogate = (s: string): boolean => /\p{Cs}/u.test(s);
+
+/** `appName`, `userId`, session ids: also well-formed UTF-16, as URI parts (`canonicalUri`, sync paths) must be. */
+const id = eventIdSchema.check(
+  z.refine((s) => !hasLoneSurrogate(s), 'must be well-formed UTF-16 (holds a lone surrogate)'),
+);
+const opt = z.optional;
+
+/** `build`'s schema, built on the first call and the same one after. */
+function built<S extends z.ZodMiniType>(build: () => S): () => S {
+  let schema: S | undefined;
+  return () => {
+    schema ??= build();
+    return schema;
+  };
+}
+
+const count = built(() => z.number().check(z.int('must be an integer'), z.nonnegative('must not be negative')));
+
+/** A schema, or the function that builds it on first use. */
+type SchemaOf<S extends z.ZodMiniType> = S | (() => S);
+
+type Ctx = { addIssue(issue: { code: 'custom'; message: string; path?: PropertyKey[] }): void };
+
+function addJsonIssue(ctx: Ctx, problem: JsonProblem): void {
+  ctx.addIssue({ code: 'custom', message: problem.why, path: problem.path });
+}
+
+function measuredJson(value: unknown, ctx: Ctx, options?: CheckJsonOptions): void {
+  const measure = { size: 0 };
+  const problem = checkJson(value, measure, options);
+  if (problem) addJsonIssue(ctx, problem);
+  else if (measure.size > MAX_RECORD_SIZE) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `is larger than the ${MAX_RECORD_SIZE}-character limit`,
+    });
+  }
+}
+
+/** A plain object of JSON values; keys are kept exactly, `__proto__` included. */
+const jsonObject = () => z.custom<Record<string, unknown>>(isPlainObject, 'must be a plain object');
+
+const stateObject = built(() => jsonObject().check(z.superRefine((value, ctx) => measuredJson(value, ctx))));
+
+const anyRecord = () => z.record(z.string(), z.unknown());
+
+const functionCall = built(() =>
+  z.object({
+    id: opt(z.string()),
+    name: opt(z.string()),
+    args: opt(anyRecord()),
+  }),
+);
+
+const functionResponse = built(() =>
+  z.object({
+    id: opt(z.string()),
+    name: opt(z.string()),
+    response: opt(anyRecord()),
+  }),
+);
+
+/** One part of a message. Unknown kinds of part are kept as they are. */
+export const partSchema = built(() =>
+  z.object({
+    text: opt(z.string()),
+    thought: opt(z.boolean()),
+    functionCall: opt(functionCall()),
+    functionResponse: opt(functionResponse()),
+    inlineData: opt(z.object({ mimeType: opt(z.string()), data: opt(z.string()) })),
+    fileData: opt(z.object({ mimeType: opt(z.string()), fileUri: opt(z.string()) })),
+  }),
+);
+
+export const contentSchema = built(() =>
+  z.object({
+    role: opt(z.string()),
+    parts: opt(z.array(partSchema())),
+  }),
+);
+
+/**
+ * In an event, an `undefined` field is an absent one, but a state write of
+ * `undefined` would be ambiguous (delete? store?): it is rejected; `null` is the
+ * value that stores "nothing".
+ */
+const stateDelta = built(() =>
+  jsonObject().check(
+    z.superRefine((delta, ctx) => {
+      for (const key of Object.keys(delta)) {
+        if (delta[key] === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'must not be undefined (use null to store an empty value)',
+            path: [key],
+          });
+          return;
+        }
+      }
+    }),
+  ),
+);
+
+export const eventActionsSchema = built(() =>
+  z.object({
+    stateDelta: opt(stateDelta()),
+    artifactDelta: opt(z.record(z.string(), z.number())),
+    requestedAuthConfigs: opt(anyRecord()),
+    requestedToolConfirmations: opt(anyRecord()),
+    transferToAgent: opt(z.string()),
+    escalate: opt(z.boolean()),
+    skipSummarization: opt(z.boolean()),
+    endOfAgent: opt(z.boolean()),
+  }),
+);
+
+/**
+ * An ADK event. Only `id` and `timestamp` (epoch ms) are required; every other
+ * field, known or not, is stored and returned unchanged.
+ */
+export const eventShape = built(() =>
+  z.object({
+    id: eventIdSchema,
+    invocationId: opt(z.string()),
+    author: opt(z.string()),
+    timestamp: z.number().check(z.nonnegative('must not be negative')),
+    content: opt(contentSchema()),
+    actions: opt(eventActionsSchema()),
+    partial: opt(z.boolean()),
+    turnComplete: opt(z.boolean()),
+    branch: opt(z.string()),
+    longRunningToolIds: opt(z.array(z.string())),
+    errorCode: opt(z.string()),
+    errorMessage: opt(z.string()),
+    interrupted: opt(z.boolean()),
+    usageMetadata: opt(z.unknown()),
+    groundingMetadata: opt(z.unknown()),
+    customMetadata: opt(anyRecord()),
+  }),
+);
+
+/**
+ * The plain-JSON check must see the raw input: refinements on an object schema
+ * get zod's copy, which has already dropped unknown and `__proto__` keys.
+ */
+export const eventSchema = built(() =>
+  z.pipe(z.unknown().check(z.superRefine((value, ctx) => measuredJson(value, ctx, EVENT_JSON))), eventShape()),
+);
+
+export const sessionKeySchema = z.object({
+  appName: id,
+  userId: id,
+  sessionId: id,
+});
+
+export const createSessionRequestSchema = built(() =>
+  z.object({
+    appName: id,
+    userId: id,
+    state: opt(stateObject()),
+    sessionId: opt(id),
+  }),
+);
+
+export const getSessionConfigSchema = built(() =>
+  z.object({
+    numRecentEvents: opt(count()),
+    afterTimestamp: opt(z.number()),
+  }),
+);
+
+export const getSessionRequestSchema = built(() =>
+  z.extend(sessionKeySchema, {
+    config: opt(getSessionConfigSchema()),
+  }),
+);
+
+export const listSessionsRequestSchema = built(() =>
+  z
+    .object({
+      appName: id,
+      userId: opt(id),
+      limit: opt(count()),
+      offset: opt(count()),
+      page: opt(z.number().check(z.int('must be an integer'), z.minimum(1, 'must be at least 1'))),
+      order: opt(z.enum(['asc', 'desc'])),
+    })
+    .check(
+      z.refine((r) => r.page === undefined || r.limit !== undefined, {
+        message: 'needs `limit` to be set',
+        path: ['page'],
+      }),
+    ),
+);
+
+/** The parts of a session object that `appendEvent` reads. */
+export const sessionSchema = built(() =>
+  z.object({
+    id,
+    appName: id,
+    userId: id,
+    state: jsonObject(),
+    events: z.array(z.unknown()),
+    lastUpdateTime: z.number(),
+  }),
+);
+
+export const durabilitySchema = built(() => z.enum(['strict', 'relaxed', 'default']));
+
+export const appendEventRequestSchema = built(() =>
+  z.object({
+    session: sessionSchema(),
+    event: eventSchema(),
+    durability: opt(durabilitySchema()),
+  }),
+);
+
+export const sessionRefSchema = built(() =>
+  z.object({
+    uid: z.string().check(z.minLength(1, 'must not be empty')),
+    revision: count(),
+  }),
+);
+
+/** An append batch as the worker host receives it; its events are validated one by one. */
+export const appendBatchSchema = built(() =>
+  z.object({
+    appName: id,
+    userId: id,
+    sessionId: id,
+    ref: z.nullable(sessionRefSchema()),
+    lastUpdateTime: z.number(),
+    events: z.array(z.unknown()).check(z.maxLength(MAX_BATCH_EVENTS, `must hold at most ${MAX_BATCH_EVENTS} events`)),
+    durability: opt(durabilitySchema()),
+    allOrNothing: opt(z.literal(true)),
+  }),
+);
+
+/** An `appendMany` message as the host receives it: each batch is validated (and fails) alone. */
+export const appendManySchema = built(() =>
+  z.array(z.unknown()).check(z.maxLength(MAX_BATCHES, `must hold at most ${MAX_BATCHES} batches`)),
+);
+
+export const helloRequestSchema = built(() => z.object({ dbName: opt(eventIdSchema) }));
+
+export const userStateRequestSchema = built(() => z.object({ appName: id, userId: id }));
+
+/** Which sessions' keys to list: every app's, one app's, or one user's. */
+export const listSessionKeysRequestSchema = built(() =>
+  z.object({ appName: opt(id), userId: opt(id) }).check(
+    z.refine((r) => r.userId === undefined || r.appName !== undefined, {
+      message: 'needs `appName` to be set',
+      path: ['userId'],
+    }),
+  ),
+);
+
+/** What an import does with a session whose id already exists for its app and user. */
+export const conflictPolicySchema = built(() => z.enum(['error', 'skip', 'replace']));
+
+/**
+ * A whole session as ADK's API server returns it: what an export file holds.
+ * `state` is the merged view (`app:`/`user:` keys included); events are in append order.
+ */
+export const importedSessionSchema = built(() =>
+  z.object({
+    id,
+    appName: id,
+    userId: id,
+    state: stateObject(),
+    events: z.array(eventSchema()),
+    lastUpdateTime: z.number().check(z.nonnegative('must not be negative')),
+  }),
+);
+
+/** An import batch as the worker host receives it; its sessions are validated one by one. */
+export const importBatchSchema = built(() =>
+  z.object({
+    sessions: z.array(z.unknown()),
+    onConflict: conflictPolicySchema(),
+  }),
+);
+export const appStateRequestSchema = built(() => z.object({ appName: id }));
+
+export const listUsersRequestSchema = built(() =>
+  z.object({
+    appName: id,
+    limit: opt(count()),
+    offset: opt(count()),
+  }),
+);
+
+/**
+ * Validates `input` against `schema`, throwing an `InvalidInputError` that names
+ * the operation, the field and the reason — also when merely reading `input`
+ * throws (hostile getters and proxies are bad input, not crashes). Returns zod's
+ * output, in which data values (state, events) are the caller's own objects, not
+ * copies. `at` is where `input` sits in a larger value (`['sessions', 3]`), for
+ * the error's path.
+ */
+/** The message zod/mini gives an issue whose check carries none of its own. */
+const UNWORDED = 'Invalid input';
+
+/** What a value is, for a message: `null`, `array`, `a Date` (not `object`: say what was passed), or its `typeof`. */
+function kindOf(value: unknown): string {
+  if (Object.prototype.toString.call(value) === '[object Date]') return 'a Date';
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) value = (value as Record<PropertyKey, unknown> | undefined)?.[key];
+  return value;
+}
+
+/**
+ * The reason an issue gives, in words. Every check of ours carries its own
+ * message; zod/mini ships no message catalogue, so its type and enum checks are
+ * put in words here.
+ */
+function reasonOf(issue: z.core.$ZodIssue, input: unknown): string {
+  if (issue.message !== UNWORDED) return issue.message;
+  if (issue.code === 'invalid_type') {
+    const value = valueAt(input, issue.path);
+    return value === undefined ? `is required (${issue.expected})` : `must be ${issue.expected}, not ${kindOf(value)}`;
+  }
+  if (issue.code === 'invalid_value') return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+  return issue.message;
+}
+
+export function validate<S extends z.ZodMiniType>(
+  operation: string,
+  schema: SchemaOf<S>,
+  input: unknown,
+  at: PropertyKey[] = [],
+): z.output<S> {
+  let problem: string;
+  try {
+    const result = (typeof schema === 'function' ? schema() : schema).safeParse(input);
+    if (result.success) return result.data;
+    // zod builds issue messages lazily, reading the input again: keep this inside the try.
+    const issue = result.error.issues[0];
+    const path = [...at, ...(issue?.path ?? [])];
+    const where = path.length > 0 ? formatPath(path) : 'request';
+    problem = `${operation}: ${where}: ${issue ? reasonOf(issue, input) : 'is invalid'}`;
+  } catch (error) {
+    // Reading the input itself failed: a getter that throws, a revoked Proxy, a trap. Still bad input.
+    const why = error instanceof Error ? error.message : String(error);
+    problem = `${operation}: ${at.length > 0 ? formatPath(at) : 'request'}: cannot be read (${why})`;
+  }
+  throw new InvalidInputError(problem);
+}
+
+/** A create request, validated, with its initial state in the JSON form the store keeps. */
+export function validateCreate(
+  operation: string,
+  request: unknown,
+): z.output<ReturnType<typeof createSessionRequestSchema>> {
+  return validate(operation, createSessionRequestSchema, withJsonField(request, 'state'));
+}

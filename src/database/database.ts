@@ -1,0 +1,171 @@
+/**
+ * The database owner: one IndexedDB connection (opened on first use, reopened
+ * after a failed open), the transactions every capability runs on it with their
+ * failures typed, the change notices of what committed, and the hooks by which
+ * a capability joins another's writes. It calls no capability by name: a
+ * capability that must react to sessions going registers a `SessionCleanup`.
+ */
+import { CloseSignal } from '../core/close-signal.js';
+import { AlreadyExistsError, normalizeStorageError, StoreClosedError } from '../core/errors.js';
+import { ChangePublisher, type StoreChange } from './changes.js';
+import { DEFAULT_DB_NAME } from './defaults.js';
+import type { Db, Tx } from './idb/index.js';
+import { openDatabase, type UpgradeStep } from './open.js';
+import type { StoreName, StoreSchema } from './records/index.js';
+
+export interface DatabaseOptions {
+  /** Database name. Default `'adk-sessions'`. */
+  dbName?: string;
+  /** The IndexedDB to use. Default `globalThis.indexedDB`. */
+  indexedDB?: IDBFactory;
+  /** The `IDBKeyRange` class of `indexedDB`'s implementation, where it is not a global. */
+  IDBKeyRange?: typeof IDBKeyRange;
+  /** How long a schema upgrade waits for other tabs before `UpgradeBlockedError`. Default 5000 ms. */
+  blockedTimeoutMs?: number;
+  /** Tests only: the schema's upgrade steps in place of the shipped ones. */
+  upgradesForTesting?: readonly UpgradeStep[];
+}
+
+/** Sessions that went (deleted, or replaced by an import), as the clean-up hooks hear of them. */
+export type RemovedSessions = readonly { appName: string; userId: string; id: string }[];
+
+/**
+ * What a capability does inside the transaction that removes sessions: its
+ * `stores` join that transaction, and `removed` issues its writes there (at
+ * once, before awaiting anything else, or the transaction commits without them).
+ */
+export interface SessionCleanup {
+  readonly stores: readonly StoreName[];
+  removed(tx: Tx<StoreSchema, StoreName>, sessions: RemovedSessions): Promise<void>;
+}
+
+/** What a capability built on the database needs of its owner; `Database` is one, and so is `StoreEngine`. */
+export interface DatabaseOwner {
+  readonly dbName: string;
+  readonly closed: boolean;
+  transact<T>(work: (db: Db<StoreSchema>) => Promise<T>): Promise<T>;
+  announce(changes: readonly StoreChange[]): void;
+  onCommitted(listener: (changes: readonly StoreChange[]) => void): () => void;
+  onClose(listener: (error: StoreClosedError) => void): () => void;
+}
+
+export class Database implements DatabaseOwner {
+  readonly dbName: string;
+  private readonly factory: IDBFactory;
+  private readonly keyRange: typeof IDBKeyRange | undefined;
+  private readonly blockedTimeoutMs: number;
+  private readonly upgrades: readonly UpgradeStep[] | undefined;
+  private connection: Promise<Db<StoreSchema>> | undefined;
+  private readonly closeSignal = new CloseSignal();
+  private readonly publisher: ChangePublisher;
+  private readonly commitListeners = new Set<(changes: readonly StoreChange[]) => void>();
+  private readonly cleanups: SessionCleanup[] = [];
+
+  constructor(options: DatabaseOptions = {}) {
+    this.dbName = options.dbName ?? DEFAULT_DB_NAME;
+    const factory = options.indexedDB ?? globalThis.indexedDB;
+    if (!factory) throw new StoreClosedError('no IndexedDB in this environment: pass `indexedDB`');
+    this.factory = factory;
+    this.keyRange = options.IDBKeyRange;
+    this.blockedTimeoutMs = options.blockedTimeoutMs ?? 5000;
+    this.upgrades = options.upgradesForTesting;
+    this.publisher = new ChangePublisher(this.dbName);
+  }
+
+  /**
+   * Calls `listener` once when the database closes for good: by `close()`, or
+   * from outside (another tab upgrading or deleting the database, the browser).
+   * Called at once if it is already closed. Returns the unsubscribe function.
+   */
+  onClose(listener: (error: StoreClosedError) => void): () => void {
+    return this.closeSignal.on(listener);
+  }
+
+  /** True once closed, by `close()` or from outside (another tab's upgrade, the browser). */
+  get closed(): boolean {
+    return this.closeSignal.error !== undefined;
+  }
+
+  /** Why it closed, once it has: what every later call rejects with. */
+  get closedError(): StoreClosedError | undefined {
+    return this.closeSignal.error;
+  }
+
+  /**
+   * Hears committed changes at once, in this realm, before the writers'
+   * promises settle: what keeps derived data (the search index) current for a
+   * read that follows a write, without waiting for the broadcast. Must not do
+   * work on the spot (it runs on the commit path): note and schedule only.
+   */
+  onCommitted(listener: (changes: readonly StoreChange[]) => void): () => void {
+    this.commitListeners.add(listener);
+    return () => this.commitListeners.delete(listener);
+  }
+
+  /** Tells every subscriber, in this tab and others, about the changes of one committed transaction. */
+  announce(changes: readonly StoreChange[]): void {
+    if (changes.length === 0) return;
+    for (const listener of this.commitListeners) {
+      try {
+        listener(changes);
+      } catch (error) {
+        // A derived view's failure must not fail the write that committed.
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+    this.publisher.publish(changes);
+  }
+
+  /** Registers what a capability does when sessions go; the transaction that removes them runs it. */
+  onSessionsRemoved(cleanup: SessionCleanup): void {
+    this.cleanups.push(cleanup);
+  }
+
+  /** The registered clean-ups, in registration order. */
+  get sessionCleanups(): readonly SessionCleanup[] {
+    return this.cleanups;
+  }
+
+  /** Runs `work` on the open database and turns whatever IndexedDB threw into the typed family. */
+  async transact<T>(work: (db: Db<StoreSchema>) => Promise<T>): Promise<T> {
+    const db = await this.db();
+    try {
+      return await work(db);
+    } catch (error) {
+      throw this.closeSignal.error && !(error instanceof AlreadyExistsError)
+        ? this.closeSignal.error
+        : normalizeStorageError(error);
+    }
+  }
+
+  private db(): Promise<Db<StoreSchema>> {
+    if (this.closeSignal.error) return Promise.reject(this.closeSignal.error);
+    if (!this.connection) {
+      const opening = openDatabase({
+        indexedDB: this.factory,
+        ...(this.keyRange ? { IDBKeyRange: this.keyRange } : {}),
+        name: this.dbName,
+        blockedTimeoutMs: this.blockedTimeoutMs,
+        onExternalClose: (error) => this.closeSignal.fire(error),
+        ...(this.upgrades ? { upgrades: this.upgrades } : {}),
+      });
+      this.connection = opening;
+      // A failed open (blocked, refused) is retried by the next call.
+      opening.catch(() => {
+        if (this.connection === opening) this.connection = undefined;
+      });
+    }
+    return this.connection;
+  }
+
+  /** Closes the connection; later calls reject with `StoreClosedError`. Writers drain theirs first. */
+  async close(): Promise<void> {
+    this.closeSignal.fire(new StoreClosedError(`the store for database "${this.dbName}" is closed`));
+    const connection = this.connection;
+    this.connection = undefined;
+    if (connection) (await connection.catch(() => undefined))?.close();
+    this.publisher.close();
+  }
+}
