@@ -63,6 +63,8 @@ run('lint', bin('biome'), ['check', '.']);
 run('layers', 'npm', ['run', '--silent', 'lint:layers']);
 // Every TypeScript block of README.md and docs/ type-checked against the package as users import it.
 run('docs code blocks', process.execPath, ['scripts/check-doc-blocks.mjs']);
+// Every repository path the docs name exists (files move; a guide must not point at one that is gone).
+run('docs paths', process.execPath, ['scripts/check-doc-paths.mjs']);
 // The demo page is built by the e2e tests' own setup; here the library and its declarations.
 run('build library', bin('vite'), ['build', '--mode', 'lib', '--logLevel', 'warn']);
 run('build declarations', bin('tsc'), ['-p', 'tsconfig.build.json']);
