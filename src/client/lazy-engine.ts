@@ -187,7 +187,7 @@ export class LazyEngine implements StoreBackend {
 
 type Methods = Record<string, (...args: unknown[]) => Promise<unknown>>;
 const prototype = LazyEngine.prototype as unknown as Methods;
-for (const method of SESSION_METHODS) {
+for (const method of Object.keys(SESSION_METHODS)) {
   prototype[method] = async function (this: LazyEngine, ...args) {
     return ((await this.sessionBackend()) as unknown as Methods)[method]?.(...args);
   };
@@ -197,7 +197,7 @@ for (const [slot, methods] of [
   ['search', SEARCH_METHODS],
   ['memory', MEMORY_METHODS],
 ] as const) {
-  for (const method of methods) {
+  for (const method of Object.keys(methods)) {
     prototype[method] = async function (this: LazyEngine, ...args) {
       return (await this.part<Methods>(slot))[method]?.(...args);
     };
