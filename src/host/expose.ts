@@ -7,6 +7,7 @@ import { type Endpoint, expose, releaseProxy } from 'comlink';
 import { ARTIFACT_METHODS, type ArtifactBackend } from '../artifacts/protocol.js';
 import { InvalidInputError, normalizeStorageError, toWireError, type WireError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
+import { lazy } from '../core/lazy.js';
 import { appendManySchema, helloRequestSchema, validate } from '../core/schema.js';
 import { DEFAULT_DB_NAME } from '../database/defaults.js';
 import { MEMORY_METHODS, type MemoryBackend } from '../memory/protocol.js';
@@ -16,7 +17,7 @@ import { type AppendBatch, SESSION_METHODS } from '../sessions/protocol.js';
 import { SYNC_METHODS, type SyncBackend } from '../sync/protocol.js';
 import type { HelloRequest, HostApi, Result, Served } from './api.js';
 import { guardEndpoint } from './guard.js';
-import { lazy, warmLater } from './lazy.js';
+import { warmLater } from './lazy.js';
 import { StoreEngine } from './store-engine.js';
 
 type RemoteCallback = ((processed: number) => Promise<void>) & { [releaseProxy]?: () => void };
