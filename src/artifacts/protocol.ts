@@ -3,6 +3,7 @@
  * behind the host). Every value is structured-clone safe; bytes travel as Blobs,
  * which cross `postMessage` by reference.
  */
+import type { MethodTable } from '../core/methods.js';
 import type { ImportBatch, ImportOutcome } from '../sessions/protocol.js';
 import type {
   ArtifactBody,
@@ -51,18 +52,18 @@ export interface ArchiveImportOutcome extends ImportOutcome {
   artifacts: number;
 }
 
-/** The artifact calls, by name: what a forwarding backend (lazy, or over a worker) forwards. */
-export const ARTIFACT_METHODS = [
-  'saveArtifact',
-  'saveArtifactBlob',
-  'loadArtifact',
-  'listArtifactKeys',
-  'deleteArtifact',
-  'listArtifactVersions',
-  'getArtifactVersion',
-  'artifactUsage',
-  'importWithArtifacts',
-] as const satisfies readonly (keyof ArtifactBackend)[];
+/** The artifact calls, by name, with their callbacks' positions (see `MethodTable`): what the host serves and a forwarding backend forwards. */
+export const ARTIFACT_METHODS = {
+  saveArtifact: 0,
+  saveArtifactBlob: 0,
+  loadArtifact: 0,
+  listArtifactKeys: 0,
+  deleteArtifact: 0,
+  listArtifactVersions: 0,
+  getArtifactVersion: 0,
+  artifactUsage: 0,
+  importWithArtifacts: 2,
+} as const satisfies MethodTable<ArtifactBackend>;
 
 /**
  * What the page-side front asks of the store, requests as the caller gave them:

@@ -13,6 +13,7 @@ import type { ArtifactEngineOptions } from '../artifacts/engine.js';
 import { ARTIFACT_METHODS, type ArtifactBackend } from '../artifacts/protocol.js';
 import { CloseSignal } from '../core/close-signal.js';
 import { InvalidInputError, StorageError, StoreClosedError } from '../core/errors.js';
+import { type Lazy, lazy } from '../core/lazy.js';
 import { DEFAULT_DB_NAME } from '../database/defaults.js';
 import type { EngineOptions, StoreEngine } from '../host/store-engine.js';
 import { MEMORY_METHODS, type MemoryBackend } from '../memory/protocol.js';
@@ -22,10 +23,14 @@ import type { SyncBackend, SyncStartOptions } from '../sync/protocol.js';
 import type { SyncStatus } from '../sync/status.js';
 import type { StoreBackend } from './store.js';
 
-type Part = 'artifacts' | 'search' | 'memory';
+type Part = 'sessions' | 'artifacts' | 'search' | 'memory';
 
 /** Each capability's module, loaded on first use; what it gives takes the store's engine. */
 const PARTS: Record<Part, () => Promise<(engine: StoreEngine, options: ArtifactEngineOptions) => unknown>> = {
+  sessions: async () => {
+    const { checkedBackend } = await import('../sessions/checked.js');
+    return (engine) => checkedBackend(() => engine);
+  },
   artifacts: async () => {
     const { inThreadArtifacts } = await import('../artifacts/in-thread.js');
     return (engine, { artifactBytes }) => inThreadArtifacts(engine, artifactBytes ? { artifactBytes } : {});
@@ -63,9 +68,9 @@ export interface GivenEngine {
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: its methods are made below, from the lists
 export class LazyEngine implements StoreBackend {
   readonly dbName: string;
-  private engine: Promise<StoreEngine> | undefined;
-  private sessions: Promise<Backend> | undefined;
-  private readonly parts: Partial<Record<Part, Promise<unknown>>> = {};
+  /** Loaded as the worker host loads its parts (`core/lazy.ts`): once, and again after a failed download. */
+  private readonly engine: Lazy<StoreEngine>;
+  private readonly parts: Partial<Record<Part, Lazy<unknown>>> = {};
   private sync: SyncBackend | undefined;
   private closing = false;
   private readonly ended = new CloseSignal();
@@ -75,9 +80,24 @@ export class LazyEngine implements StoreBackend {
     given?: GivenEngine,
   ) {
     this.dbName = options.dbName ?? DEFAULT_DB_NAME;
+    this.engine = lazy(() =>
+      given
+        ? Promise.resolve(given.engine)
+        : import('../host/store-engine.js').then(
+            ({ StoreEngine }) => {
+              warmCapabilities();
+              const engine = new StoreEngine(this.options);
+              this.watch(engine);
+              return engine;
+            },
+            (error: unknown) => {
+              throw loadFailure('engine', error);
+            },
+          ),
+    );
     if (given) {
-      this.engine = Promise.resolve(given.engine);
-      this.sessions = Promise.resolve(given.sessions);
+      void this.engine();
+      this.parts.sessions = lazy(() => Promise.resolve(given.sessions));
       this.watch(given.engine);
       warmCapabilities();
     }
@@ -85,7 +105,7 @@ export class LazyEngine implements StoreBackend {
 
   /** Resolves once the engine's code is loaded (loading it now if need be); a store closed first rejects. */
   get ready(): Promise<void> {
-    const ready = (this.engine ?? this.load()).then(() => {});
+    const ready = (this.engine.started() ?? this.load()).then(() => {});
     // Reading `ready` without awaiting it must not report an unhandled rejection; awaiting it still rejects.
     ready.catch(() => {});
     return ready;
@@ -115,51 +135,27 @@ export class LazyEngine implements StoreBackend {
     if (this.closing || this.ended.error) {
       return Promise.reject(this.ended.error ?? new StoreClosedError('the store is closed'));
     }
-    this.engine ??= import('../host/store-engine.js').then(
-      ({ StoreEngine }) => {
-        warmCapabilities();
-        const engine = new StoreEngine(this.options);
-        this.watch(engine);
-        return engine;
-      },
-      (error: unknown) => {
-        this.engine = undefined;
-        throw loadFailure('engine', error);
-      },
-    );
-    return this.engine;
-  }
-
-  /** The session requests behind the boundary check, loaded with the engine. */
-  sessionBackend(): Promise<Backend> {
-    this.sessions ??= Promise.all([this.load(), import('../sessions/checked.js')]).then(
-      ([engine, { checkedBackend }]) => checkedBackend(() => engine),
-      (error: unknown) => {
-        this.sessions = undefined;
-        throw loadFailure('engine', error);
-      },
-    );
-    return this.sessions;
+    return this.engine();
   }
 
   /**
-   * A capability's requests (artifacts, search, memory) behind the boundary
-   * check, its module fetched on first use like the engine, and again after a
+   * A capability's requests (sessions, artifacts, search, memory) behind the
+   * boundary check, its module fetched on first use like the engine, and again after a
    * failed download.
    */
   part<T>(slot: Part): Promise<T> {
-    let loading = this.parts[slot] as Promise<T> | undefined;
-    if (!loading) {
-      loading = Promise.all([this.load(), PARTS[slot]()]).then(
-        ([engine, make]) => make(engine, this.options) as T,
+    this.parts[slot] ??= lazy(() =>
+      Promise.all([this.load(), PARTS[slot]()]).then(
+        ([engine, make]) => make(engine, this.options),
         (error: unknown) => {
-          delete this.parts[slot];
-          throw loadFailure(`${slot === 'artifacts' ? 'artifact' : slot} engine`, error);
+          throw loadFailure(
+            slot === 'sessions' ? 'engine' : `${slot === 'artifacts' ? 'artifact' : slot} engine`,
+            error,
+          );
         },
-      );
-      this.parts[slot] = loading;
-    }
-    return loading;
+      ),
+    );
+    return this.parts[slot]() as Promise<T>;
   }
 
   /** Sync's engine is loaded with its first start, like the store's; in this thread it takes callbacks. */
@@ -179,7 +175,7 @@ export class LazyEngine implements StoreBackend {
   async close(): Promise<void> {
     this.closing = true;
     await this.sync?.stopSync();
-    const engine = await this.engine?.catch(() => undefined);
+    const engine = await this.engine.started()?.catch(() => undefined);
     await engine?.close();
     this.ended.fire(new StoreClosedError(`the store for database "${this.dbName}" is closed`));
   }
@@ -187,17 +183,13 @@ export class LazyEngine implements StoreBackend {
 
 type Methods = Record<string, (...args: unknown[]) => Promise<unknown>>;
 const prototype = LazyEngine.prototype as unknown as Methods;
-for (const method of SESSION_METHODS) {
-  prototype[method] = async function (this: LazyEngine, ...args) {
-    return ((await this.sessionBackend()) as unknown as Methods)[method]?.(...args);
-  };
-}
 for (const [slot, methods] of [
+  ['sessions', SESSION_METHODS],
   ['artifacts', ARTIFACT_METHODS],
   ['search', SEARCH_METHODS],
   ['memory', MEMORY_METHODS],
 ] as const) {
-  for (const method of methods) {
+  for (const method of Object.keys(methods)) {
     prototype[method] = async function (this: LazyEngine, ...args) {
       return (await this.part<Methods>(slot))[method]?.(...args);
     };

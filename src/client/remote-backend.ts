@@ -17,6 +17,7 @@ import {
   TimeoutError,
 } from '../core/errors.js';
 import { MAX_BATCHES } from '../core/limits.js';
+import type { MethodOf } from '../core/methods.js';
 import type { HelloResponse, HostApi, Result } from '../host/api.js';
 import { MEMORY_METHODS, type MemoryBackend } from '../memory/protocol.js';
 import { SEARCH_METHODS, type SearchBackend } from '../search/protocol.js';
@@ -265,11 +266,6 @@ export class RemoteBackend implements StoreBackend {
     return this.call(operation, invoke);
   }
 
-  importSessions(batch: ImportBatch, onProgress?: (processed: number) => void) {
-    return this.ask('importSessions', 'importSessions', (r) =>
-      r.importSessions(batch, onProgress && proxy(onProgress)),
-    );
-  }
   importWithArtifacts(
     batch: ImportBatch,
     artifacts: Parameters<ArtifactBackend['importWithArtifacts']>[1],
@@ -330,30 +326,25 @@ function callFailure(operation: string, error: unknown, posted: boolean): Sessio
 /** Failures the worker threw outside the store's answers (the call never ran as a store call). */
 const threwInWorker = new WeakSet<object>();
 
-/** Calls with a path of their own: appends go together, imports report progress. */
-const OWN_PATH = ['appendEvents', 'importSessions', 'importWithArtifacts'] as const;
+/** Calls with a path of their own: appends go together; an archive's import is named as the archive's. */
+const OWN_PATH = ['appendEvents', 'importWithArtifacts'] as const;
 
-/** The calls that pass their arguments through as they are. */
-type Forwarded = Exclude<
-  | (typeof SESSION_METHODS)[number]
-  | (typeof ARTIFACT_METHODS)[number]
-  | (typeof SEARCH_METHODS)[number]
-  | (typeof MEMORY_METHODS)[number],
-  (typeof OWN_PATH)[number]
->;
-const FORWARDED = [...SESSION_METHODS, ...ARTIFACT_METHODS, ...SEARCH_METHODS, ...MEMORY_METHODS].filter(
-  (m): m is Forwarded => !(OWN_PATH as readonly string[]).includes(m),
-);
+const TABLE = { ...SESSION_METHODS, ...ARTIFACT_METHODS, ...SEARCH_METHODS, ...MEMORY_METHODS };
 
-type Calls = Record<Forwarded, (...args: unknown[]) => Promise<Result<unknown>>>;
+/** The calls that pass their arguments through as they are, callbacks (an import's progress) as Comlink proxies. */
+type Forwarded = Exclude<MethodOf<typeof TABLE>, (typeof OWN_PATH)[number]>;
+
+type Calls = Record<string, (...args: unknown[]) => Promise<Result<unknown>>>;
 
 export interface RemoteBackend extends Pick<Backend & ArtifactBackend & SearchBackend & MemoryBackend, Forwarded> {}
 
-for (const method of FORWARDED) {
+for (const [method, at] of Object.entries(TABLE)) {
+  if ((OWN_PATH as readonly string[]).includes(method)) continue;
   (RemoteBackend.prototype as unknown as Record<string, unknown>)[method] = function (
     this: RemoteBackend,
     ...args: unknown[]
   ) {
-    return this.ask(method, method, (remote) => (remote as unknown as Calls)[method](...args));
+    if (at && args[at]) args[at] = proxy(args[at] as () => void);
+    return this.ask(method as Forwarded, method, (remote) => (remote as unknown as Calls)[method]?.(...args) as never);
   };
 }

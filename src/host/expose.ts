@@ -4,20 +4,20 @@
  * passes it to the engine and sends back a `Result`, so errors keep their class.
  */
 import { type Endpoint, expose, releaseProxy } from 'comlink';
-import type { ArtifactBackend } from '../artifacts/protocol.js';
+import { ARTIFACT_METHODS, type ArtifactBackend } from '../artifacts/protocol.js';
 import { InvalidInputError, normalizeStorageError, toWireError, type WireError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
+import { lazy } from '../core/lazy.js';
 import { appendManySchema, helloRequestSchema, validate } from '../core/schema.js';
 import { DEFAULT_DB_NAME } from '../database/defaults.js';
-import type { MemoryBackend } from '../memory/protocol.js';
-import type { SearchBackend } from '../search/protocol.js';
+import { MEMORY_METHODS, type MemoryBackend } from '../memory/protocol.js';
+import { SEARCH_METHODS, type SearchBackend } from '../search/protocol.js';
 import { checkedBackend } from '../sessions/checked.js';
-import type { AppendBatch } from '../sessions/protocol.js';
-import type { SyncBackend } from '../sync/protocol.js';
-import type { SyncStatus } from '../sync/status.js';
-import type { HelloRequest, HostApi, Result } from './api.js';
+import { type AppendBatch, SESSION_METHODS } from '../sessions/protocol.js';
+import { SYNC_METHODS, type SyncBackend } from '../sync/protocol.js';
+import type { HelloRequest, HostApi, Result, Served } from './api.js';
 import { guardEndpoint } from './guard.js';
-import { lazy, warmLater } from './lazy.js';
+import { warmLater } from './lazy.js';
 import { StoreEngine } from './store-engine.js';
 
 type RemoteCallback = ((processed: number) => Promise<void>) & { [releaseProxy]?: () => void };
@@ -79,6 +79,9 @@ const PARTS = {
   sync: () => import('../sync/host.js'),
 };
 
+/** A part's methods, as the host calls them: with whatever arrived. */
+type Part = Record<string, (...args: unknown[]) => unknown>;
+
 /** The host API for one connection; `engineFor` picks the engine a client's hello asks for. */
 export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): HostApi {
   let engine: StoreEngine | undefined;
@@ -95,29 +98,34 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
   const search = lazy<SearchBackend>(async () => (await PARTS.search()).searchMethods(current));
   const memory = lazy<MemoryBackend>(async () => (await PARTS.memory()).memoryMethods(current));
   const sync = lazy<SyncBackend>(async () => (await PARTS.sync()).syncMethods(current));
-  const host: HostApi = {
-    saveArtifact: (request) => settle(async () => (await artifacts()).saveArtifact(request)),
-    saveArtifactBlob: (request, name) => settle(async () => (await artifacts()).saveArtifactBlob(request, name)),
-    loadArtifact: (request) => settle(async () => (await artifacts()).loadArtifact(request)),
-    listArtifactKeys: (request) => settle(async () => (await artifacts()).listArtifactKeys(request)),
-    deleteArtifact: (request) => settle(async () => (await artifacts()).deleteArtifact(request)),
-    listArtifactVersions: (request) => settle(async () => (await artifacts()).listArtifactVersions(request)),
-    getArtifactVersion: (request) => settle(async () => (await artifacts()).getArtifactVersion(request)),
-    artifactUsage: (request) => settle(async () => (await artifacts()).artifactUsage(request)),
-    importWithArtifacts: (request, carried, progress) =>
-      settle(() =>
-        withProgress(progress, async (report) => (await artifacts()).importWithArtifacts(request, carried, report)),
-      ),
-    searchEvents: (request) => settle(async () => (await search()).searchEvents(request)),
-    addSessionMemory: (request) => settle(async () => (await memory()).addSessionMemory(request)),
-    addEventsMemory: (request) => settle(async () => (await memory()).addEventsMemory(request)),
-    searchMemory: (request) => settle(async () => (await memory()).searchMemory(request)),
-    deleteMemory: (request) => settle(async () => (await memory()).deleteMemory(request)),
-    deleteMemories: (request) => settle(async () => (await memory()).deleteMemories(request)),
-    // The status callback arrives as a Comlink proxy of the page's function.
-    startSync: (request, onStatus) =>
-      settle(async () => (await sync()).startSync(request, onStatus as (status: SyncStatus) => Promise<void>)),
-    syncNow: () => settle(async () => (await sync()).syncNow()),
+  const host = Object.create(null) as Record<string, (...args: unknown[]) => Promise<Result<unknown>>>;
+  /**
+   * Serves each method of a capability's table from the part `load` gives. A
+   * callback arrives as a Comlink proxy of the page's function (anything else is
+   * ignored): an import's progress listener, released when its call ends; with
+   * `keep`, the part holds and releases it itself (sync's status listener).
+   */
+  const serveTable = (methods: Record<string, number>, load: () => unknown, keep?: boolean): void => {
+    for (const [method, at] of Object.entries(methods)) {
+      host[method] =
+        at && !keep
+          ? (...args) =>
+              settle(() =>
+                withProgress(args[at], async (report) => {
+                  args[at] = report;
+                  return ((await load()) as Part)[method]?.(...args);
+                }),
+              )
+          : (...args) => settle(async () => ((await load()) as Part)[method]?.(...args));
+    }
+  };
+  serveTable(SESSION_METHODS, () => checked);
+  serveTable(ARTIFACT_METHODS, artifacts);
+  serveTable(SEARCH_METHODS, search);
+  serveTable(MEMORY_METHODS, memory);
+  serveTable(SYNC_METHODS, sync, true);
+  const own: Omit<HostApi, keyof Served> & Pick<HostApi, 'stopSync'> = {
+    // Stopping a sync that never started loads nothing.
     stopSync: () => settle(async () => (await sync.started())?.stopSync()),
     hello: (request) =>
       settle(async () => {
@@ -125,24 +133,12 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
         void warmLater(Object.values(PARTS));
         return { dbName: engine.dbName, lockName: await holdLifeLock(), methods: Object.keys(host) };
       }),
-    createSession: (request) => settle(() => checked.createSession(request)),
-    getSession: (request) => settle(() => checked.getSession(request)),
-    listSessions: (request) => settle(() => checked.listSessions(request)),
-    deleteSession: (request) => settle(() => checked.deleteSession(request)),
-    getUserState: (request) => settle(() => checked.getUserState(request)),
-    getAppState: (request) => settle(() => checked.getAppState(request)),
-    listApps: () => settle(() => checked.listApps()),
-    listUsers: (request) => settle(() => checked.listUsers(request)),
-    appendEvents: (request) => settle(() => checked.appendEvents(request)),
     appendMany: (request) =>
       settle(() => {
         const batches = validate('appendEvent', appendManySchema, request);
         // Every batch reaches the group queue in this task; each is answered alone.
         return Promise.all(batches.map((batch) => settle(() => checked.appendEvents(batch as AppendBatch))));
       }),
-    listSessionKeys: (request) => settle(() => checked.listSessionKeys(request)),
-    importSessions: (request, progress) =>
-      settle(() => withProgress(progress, (report) => checked.importSessions(request, report))),
     goodbye: (closeStore) =>
       settle(async () => {
         stopWatching?.();
@@ -158,8 +154,9 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
           }),
       ),
   };
+  Object.assign(host, own);
   // Nothing else to reach on the object itself; `guardEndpoint` keeps callers to these methods.
-  return Object.freeze(Object.assign(Object.create(null), host));
+  return Object.freeze(host) as unknown as HostApi;
 }
 
 /** Exposes `host` on `endpoint`, behind the guard that lets only calls of its methods through. */

@@ -10,7 +10,12 @@
  * caller waits forever; messages without an id are dropped.
  */
 import type { Endpoint } from 'comlink';
+import { ARTIFACT_METHODS } from '../artifacts/protocol.js';
 import { InvalidInputError, toWireError } from '../core/errors.js';
+import { MEMORY_METHODS } from '../memory/protocol.js';
+import { SEARCH_METHODS } from '../search/protocol.js';
+import { SESSION_METHODS } from '../sessions/protocol.js';
+import { SYNC_METHODS } from '../sync/protocol.js';
 import type { Result } from './api.js';
 
 type Listener = EventListenerOrEventListenerObject;
@@ -26,21 +31,26 @@ function refusal(data: unknown, host: object): string | null {
   }
   if (argumentList === undefined) return null;
   if (!Array.isArray(argumentList)) return 'arguments must be plain values';
-  const callbacks = CALLBACK_ARGUMENTS[path[0]] ?? [];
+  const callbackAt = CALLBACK_AT[path[0]];
   const fits = argumentList.every((a: unknown, i: number) => {
     if (typeof a !== 'object' || a === null) return false;
     const { type, name } = a as { type?: unknown; name?: unknown };
     // A callback travels as Comlink's proxy: decoding it only wraps a port, which calls back to the page.
-    return type === 'RAW' || (type === 'HANDLER' && name === 'proxy' && callbacks.includes(i));
+    return type === 'RAW' || (type === 'HANDLER' && name === 'proxy' && i > 0 && i === callbackAt);
   });
   return fits ? null : 'arguments must be plain values';
 }
 
-/** Arguments that may be a proxied callback, by method: the imports' progress listeners, sync's status listener. */
-const CALLBACK_ARGUMENTS: Readonly<Record<string, readonly number[]>> = {
-  importSessions: [1],
-  importWithArtifacts: [2],
-  startSync: [1],
+/**
+ * The argument that may be a proxied callback, by method, from the capabilities'
+ * tables (0: none): the imports' progress listeners, sync's status listener.
+ */
+const CALLBACK_AT: Readonly<Record<string, number>> = {
+  ...SESSION_METHODS,
+  ...ARTIFACT_METHODS,
+  ...SEARCH_METHODS,
+  ...MEMORY_METHODS,
+  ...SYNC_METHODS,
 };
 
 function deliver(listener: Listener, event: Event): void {

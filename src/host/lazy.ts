@@ -6,26 +6,8 @@
  * its own; a part first used after the network (or the server) is gone must
  * not need to fetch anything: an `import()` of a chunk the realm has not loaded
  * fails offline, and an artifact, a search or an export would be lost with it.
+ * Each part is loaded by `lazy` (core/lazy.ts).
  */
-
-/** The part `load` gives, loaded once and shared; a failed load (a chunk that did not arrive) is tried again next call. */
-export interface Lazy<T> {
-  (): Promise<T>;
-  /** The part if its load has started, without starting it. */
-  started(): Promise<T> | undefined;
-}
-
-export function lazy<T>(load: () => Promise<T>): Lazy<T> {
-  let loading: Promise<T> | undefined;
-  const get = (): Promise<T> => {
-    loading ??= load().catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    });
-    return loading;
-  };
-  return Object.assign(get, { started: () => loading });
-}
 
 /**
  * How long after the first answer the parts start loading: past the page's

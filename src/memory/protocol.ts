@@ -1,4 +1,5 @@
 /** What the memory front asks of an engine (in this thread, or in a worker behind the host). */
+import type { MethodTable } from '../core/methods.js';
 import type {
   AddEventsMemory,
   AddSessionMemory,
@@ -16,11 +17,11 @@ export interface MemoryBackend {
   deleteMemories(request: MemoryUserKey): Promise<void>;
 }
 
-/** The calls, by name: what a forwarding backend (lazy, or over a worker) forwards. */
-export const MEMORY_METHODS = [
-  'addSessionMemory',
-  'addEventsMemory',
-  'searchMemory',
-  'deleteMemory',
-  'deleteMemories',
-] as const satisfies readonly (keyof MemoryBackend)[];
+/** The calls, by name (see `MethodTable`): what the host serves and a forwarding backend forwards. */
+export const MEMORY_METHODS = {
+  addSessionMemory: 0,
+  addEventsMemory: 0,
+  searchMemory: 0,
+  deleteMemory: 0,
+  deleteMemories: 0,
+} as const satisfies MethodTable<MemoryBackend>;

@@ -5,6 +5,7 @@
  * caller last saw and the events — never the session's history.
  */
 import type { WireError } from '../core/errors.js';
+import type { MethodTable } from '../core/methods.js';
 import type { ImportResult as ImportOutcome } from '../public/transfer.js';
 import type {
   AppStateRequest,
@@ -80,20 +81,24 @@ export interface ImportBatch {
 // Public as `ImportResult` (public/transfer.ts); the same type under the name the store's code uses.
 export type { ImportOutcome };
 
-/** The backend's calls, by name: what a forwarding backend (lazy, or over a worker) forwards. */
-export const SESSION_METHODS = [
-  'createSession',
-  'getSession',
-  'listSessions',
-  'deleteSession',
-  'appendEvents',
-  'listSessionKeys',
-  'importSessions',
-  'getUserState',
-  'getAppState',
-  'listApps',
-  'listUsers',
-] as const satisfies readonly Exclude<keyof Backend, 'close'>[];
+/**
+ * The backend's calls, by name, each with the position of its callback (see
+ * `MethodTable`): what the worker host serves and a forwarding backend (lazy,
+ * or over a worker) forwards.
+ */
+export const SESSION_METHODS = {
+  createSession: 0,
+  getSession: 0,
+  listSessions: 0,
+  deleteSession: 0,
+  appendEvents: 0,
+  listSessionKeys: 0,
+  importSessions: 1,
+  getUserState: 0,
+  getAppState: 0,
+  listApps: 0,
+  listUsers: 0,
+} as const satisfies MethodTable<Omit<Backend, 'close'>>;
 
 /** What the front needs from an engine. Implemented by `StoreEngine`, and by a Comlink proxy of one. */
 export interface Backend {

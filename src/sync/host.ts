@@ -8,7 +8,8 @@
 import { releaseProxy } from 'comlink';
 import { InvalidInputError } from '../core/errors.js';
 import { validate } from '../core/schema.js';
-import { type SyncBackend, type SyncStartOptions, syncStartSchema } from './protocol.js';
+import type { SyncBackend, SyncStartOptions } from './protocol.js';
+import { syncStartSchema } from './schema.js';
 import type { SyncStatus } from './status.js';
 import { SyncEngine, type SyncHost, type SyncOptions } from './sync-engine.js';
 

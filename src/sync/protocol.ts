@@ -4,33 +4,13 @@
  * `rebase` or `fork`; a conflict callback or a `fetch` of the app's own needs
  * an in-thread store, where they are handed to the sync engine as they are.
  */
-import * as z from 'zod/mini';
-import { MAX_ID_LENGTH } from '../core/limits.js';
+import type { MethodTable } from '../core/methods.js';
 import type { SyncStatus } from './status.js';
 import type { SyncOptions } from './sync-engine.js';
 
-const id = z.string().check(z.minLength(1), z.maxLength(MAX_ID_LENGTH));
-const ms = z.number().check(z.int(), z.positive());
-
-export const syncStartSchema = z.object({
-  url: z.string().check(z.refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL')),
-  token: z.string().check(z.minLength(1)),
-  appName: id,
-  userId: id,
-  conflict: z.optional(z.enum(['rebase', 'fork'])),
-  live: z.optional(z.boolean()),
-  intervalMs: z.optional(ms),
-  retry: z.optional(z.object({ minMs: ms, maxMs: ms })),
-  pushDelayMs: z.optional(z.number().check(z.int(), z.nonnegative())),
-  requestTimeoutMs: z.optional(ms),
-});
-
-/** What the page may ask of sync: the engine's options that survive a structured clone. */
-export type SyncStartRequest = z.output<typeof syncStartSchema>;
-
 /**
  * What `store.sync()` takes: the sync engine's options. Through a worker only
- * those that survive a structured clone (`SyncStartRequest`); a conflict
+ * those that survive a structured clone (`SyncStartRequest`, schema.ts); a conflict
  * callback and `fetch` are refused there, in words.
  */
 export type SyncStartOptions = SyncOptions;
@@ -48,3 +28,9 @@ export interface SyncBackend {
   /** Stops this caller's sync (the engine stops when its last caller does). */
   stopSync(): Promise<void>;
 }
+
+/**
+ * The sync calls, by name, with their callbacks' positions (see `MethodTable`):
+ * what the host serves. The status listener outlives its call (sync releases it).
+ */
+export const SYNC_METHODS = { startSync: 1, syncNow: 0, stopSync: 0 } as const satisfies MethodTable<SyncBackend>;

@@ -5,7 +5,7 @@
  * fetched soon after start-up, so that their first use needs no network.
  */
 import { expect, it, vi } from 'vitest';
-import { lazy } from '../../src/host/lazy.js';
+import { lazy } from '../../src/core/lazy.js';
 
 it('loads nothing until asked, then once for every caller', async () => {
   let loads = 0;
