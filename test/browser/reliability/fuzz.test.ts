@@ -117,7 +117,9 @@ describe('bad-input fuzzing', () => {
             expect(reply, `${call.defect}: no answer`).not.toBe('no reply');
             expectTypedRejection(call, (reply as { value?: unknown }).value, stats);
           }),
-          { seed: scale.seed, numRuns: scale.fuzzInputs },
+          // No shrinking: a call the worker never answers costs its 20 s wait again at every shrink
+          // step, turning one lost reply into the test's 10-minute timeout instead of its message.
+          { seed: scale.seed, numRuns: scale.fuzzInputs, endOnFailure: true },
         );
         let envelopes = 0;
         for (const [name, message] of hostileEnvelopes()) {
