@@ -9,21 +9,13 @@
 // - json blocks parse.
 // Blocks in other languages (text diagrams) are counted and listed by language.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { compile } from 'svelte/compiler';
+import { docFiles } from './doc-files.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const out = join(root, 'test-results/doc-blocks');
-
-function markdownFiles(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (name === 'node_modules' || name === 'api' || name.startsWith('.')) return [];
-    if (statSync(path).isDirectory()) return markdownFiles(path);
-    return name.endsWith('.md') ? [path] : [];
-  });
-}
 
 /** The fenced blocks of a Markdown file: language, body and the line of the body's first line. */
 function blocks(text) {
@@ -43,7 +35,7 @@ function blocks(text) {
 }
 
 const scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts;
-const files = [join(root, 'README.md'), ...markdownFiles(join(root, 'docs'))];
+const files = docFiles(root);
 const problems = [];
 const checked = [];
 const fragments = [];

@@ -4,7 +4,8 @@
 // sends the reader nowhere. A path is a word starting with one of the repository's top-level
 // folders; names relative to an example (its own src/) are read from that example's folder.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { docFiles } from './doc-files.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const top = ['src', 'test', 'bench', 'scripts', 'demo', 'server', 'worker', 'examples', 'docs', 'api'];
@@ -12,13 +13,8 @@ const pathLike = new RegExp(`(?<![\\w./-])(?:${top.join('|')})/[\\w./-]*[\\w/]`,
 // Written out, not files: output a command writes, and the worker's built path inside the package.
 const generated = [/^bench\/results\/latest$/, /^docs\/api\//, /^worker\/store\.js$/];
 
-const markdown = (dir) =>
-  readdirSync(join(root, dir), { withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.md'))
-    .map((e) => join(dir, e.name));
 const files = [
-  'README.md',
-  ...markdown('docs'),
+  ...docFiles(root).map((f) => relative(root, f)),
   ...readdirSync(join(root, 'examples')).map((name) => join('examples', name, 'README.md')),
 ].filter((f) => existsSync(join(root, f)));
 
