@@ -5,8 +5,14 @@
  * store mode (`auto`, `shared`, `dedicated`, `in-thread`).
  */
 import './styles/theme.css';
-import './styles/layout.css';
+import './styles/frame.css';
+import './styles/sidebar.css';
+import './styles/session-list.css';
+import './styles/search.css';
 import './styles/session.css';
+import './styles/events.css';
+import './styles/state.css';
+import './styles/attachments.css';
 import './styles/feedback.css';
 import './styles/responsive.css';
 import { openSessionStore, type SessionStore, type StoreMode } from '../src/index.js';
