@@ -152,6 +152,7 @@ async function sync(): Promise<void> {
   document.title = `${selection.session?.id ?? selection.user ?? selection.app ?? 'Sessions'} · ADK Session Inspector`;
   sidebar.render();
   search.selectionChanged();
+  syncPanel.selectionChanged(selection);
   await Promise.all([appChanged ? sidebar.refresh() : null, list.refresh(), view.show(selection)]);
 }
 
