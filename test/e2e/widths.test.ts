@@ -72,7 +72,9 @@ function layoutProblems(page: Page): Promise<string[]> {
     if (root.scrollWidth > width) problems.push(`the document is ${root.scrollWidth} px wide in a ${width} px window`);
     if (document.body.scrollWidth > width) problems.push(`the body is ${document.body.scrollWidth} px wide`);
     // What pushes past the window's right edge: the innermost such elements, named.
-    const past = [...document.body.querySelectorAll('*')].filter((el) => box(el).width > 0 && box(el).right > width);
+    const past = [...document.body.querySelectorAll('*')].filter(
+      (el) => box(el).width > 0 && box(el).right > width + 0.5,
+    );
     for (const el of past.filter((el) => !past.some((other) => other !== el && el.contains(other))).slice(0, 5))
       problems.push(`${name(el)} ends at ${box(el).right} px: "${(el.textContent ?? '').slice(0, 40)}"`);
 
