@@ -36,7 +36,7 @@ const TEXT = 'text/plain';
  * thread, its engine at hand), it is made now, with them; a worker host passes
  * none and its first call makes it.
  */
-export function checkedArtifacts(host: () => ArtifactHost, options?: ArtifactEngineOptions): ArtifactBackend {
+export function checked(host: () => ArtifactHost, options?: ArtifactEngineOptions): ArtifactBackend {
   const made = options && artifactEngineFor(host(), options);
   const engine = () => made ?? artifactEngineFor(host());
   return {

@@ -30,8 +30,9 @@ type Part = 'sessions' | 'artifacts' | 'search' | 'memory';
  * Each capability's boundary check, loaded on first use and made as the worker
  * host makes it, from the same list (host/parts.ts), over this store's engine.
  */
-const PARTS: Record<Part, () => Promise<(engine: () => StoreEngine, options: ArtifactEngineOptions) => unknown>> = {
-  sessions: () => import('../sessions/checked.js').then((m) => m.checkedSessions),
+type Checked = { checked: (engine: () => StoreEngine, options: ArtifactEngineOptions) => unknown };
+const PARTS: Record<Part, () => Promise<Checked>> = {
+  sessions: () => import('../sessions/checked.js'),
   artifacts: CHECKED.artifacts,
   search: CHECKED.search,
   memory: CHECKED.memory,
@@ -138,7 +139,7 @@ export class LazyEngine implements StoreBackend {
   part<T>(slot: Part): Promise<T> {
     this.parts[slot] ??= lazy(() =>
       Promise.all([this.load(), PARTS[slot]()]).then(
-        ([engine, make]) => make(() => engine, this.options),
+        ([engine, loaded]) => loaded.checked(() => engine, this.options),
         (error: unknown) => {
           throw loadFailure(
             slot === 'sessions' ? 'engine' : `${slot === 'artifacts' ? 'artifact' : slot} engine`,
@@ -152,8 +153,8 @@ export class LazyEngine implements StoreBackend {
 
   /** Sync's engine is loaded with its first start, like the store's; in this thread it takes callbacks. */
   async startSync(request: SyncStartOptions, onStatus: (status: SyncStatus) => void) {
-    const [engine, checkedSync] = await Promise.all([this.load(), CHECKED.sync()]);
-    this.sync ??= checkedSync(() => engine, { callbacks: true });
+    const [engine, sync] = await Promise.all([this.load(), CHECKED.sync()]);
+    this.sync ??= sync.checked(() => engine, { callbacks: true });
     return this.sync.startSync(request, onStatus);
   }
   async syncNow() {

@@ -33,7 +33,7 @@ export const hasLoneSurrogate = (s: string): boolean => /\p{Cs}/u.test(s);
 export const idSchema = eventIdSchema.check(
   z.refine((s) => !hasLoneSurrogate(s), 'must be well-formed UTF-16 (holds a lone surrogate)'),
 );
-const opt = z.optional;
+export const opt = z.optional;
 
 /** `build`'s schema, built on the first call and the same one after. */
 export function built<S extends z.ZodMiniType>(build: () => S): () => S {

@@ -12,7 +12,7 @@ import { helloRequestSchema, validate } from '../core/schema.js';
 import { DEFAULT_DB_NAME } from '../database/defaults.js';
 import { MEMORY_METHODS, type MemoryBackend } from '../memory/protocol.js';
 import { SEARCH_METHODS, type SearchBackend } from '../search/protocol.js';
-import { checkedSessions } from '../sessions/checked.js';
+import { checked as checkedSessions } from '../sessions/checked.js';
 import { type AppendBatch, SESSION_METHODS } from '../sessions/protocol.js';
 import { appendManySchema } from '../sessions/schema.js';
 import { SYNC_METHODS, type SyncBackend } from '../sync/protocol.js';
@@ -84,15 +84,17 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     if (!engine) throw new InvalidInputError('the client must say hello before any other call');
     return engine;
   };
-  const checked = checkedSessions(current);
+  const sessions = checkedSessions(current);
   // Artifacts, search, memory and sync are not in start-up: their code is loaded after the first answer
   // (see `warmLater`) or by their first call, whichever comes first. Loading the code builds nothing: a
   // search index is made by the first search, which catches up with what changed before it.
   // Each part is made as the in-thread store makes it (client/lazy-engine.ts), from the same list.
-  const artifacts = lazy<ArtifactBackend>(async () => (await PARTS.artifacts())(current));
-  const search = lazy<SearchBackend>(async () => (await PARTS.search())(current));
-  const memory = lazy<MemoryBackend>(async () => (await PARTS.memory())(current));
-  const sync = lazy<SyncBackend>(async () => (await PARTS.sync())(current));
+  const part = <T>(load: () => Promise<{ checked(engine: () => StoreEngine): T }>) =>
+    lazy(async () => (await load()).checked(current));
+  const artifacts = part<ArtifactBackend>(PARTS.artifacts);
+  const search = part<SearchBackend>(PARTS.search);
+  const memory = part<MemoryBackend>(PARTS.memory);
+  const sync = part<SyncBackend>(PARTS.sync);
   const host = Object.create(null) as Record<string, (...args: unknown[]) => Promise<Result<unknown>>>;
   /**
    * Serves each method of a capability's table from the part `load` gives. A
@@ -114,7 +116,7 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
           : (...args) => settle(async () => ((await load()) as Part)[method]?.(...args));
     }
   };
-  serveTable(SESSION_METHODS, () => checked);
+  serveTable(SESSION_METHODS, () => sessions);
   serveTable(ARTIFACT_METHODS, artifacts);
   serveTable(SEARCH_METHODS, search);
   serveTable(MEMORY_METHODS, memory);
@@ -132,7 +134,7 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
       settle(() => {
         const batches = validate('appendEvent', appendManySchema, request);
         // Every batch reaches the group queue in this task; each is answered alone.
-        return Promise.all(batches.map((batch) => settle(() => checked.appendEvents(batch as AppendBatch))));
+        return Promise.all(batches.map((batch) => settle(() => sessions.appendEvents(batch as AppendBatch))));
       }),
     goodbye: (closeStore) =>
       settle(async () => {

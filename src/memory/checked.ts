@@ -16,13 +16,13 @@ import {
 } from './schema.js';
 
 /** The memory methods of the store `owner()` gives (it may throw, as a host's does before hello). */
-export function checkedMemory(owner: () => DatabaseOwner): MemoryBackend {
+export function checked(owner: () => DatabaseOwner): MemoryBackend {
   const engine = () => memoryEngineFor(owner());
   return {
-    addSessionMemory: async (r) => engine().addSessionMemory(validate('addSessionToMemory', addSessionMemorySchema, r)),
-    addEventsMemory: async (r) => engine().addEventsMemory(validate('addEventsToMemory', addEventsMemorySchema, r)),
-    searchMemory: async (r) => engine().searchMemory(validate('searchMemory', searchMemorySchema, r)),
-    deleteMemory: async (r) => engine().deleteMemory(validate('deleteMemory', deleteMemorySchema, r)),
-    deleteMemories: async (r) => engine().deleteMemories(validate('deleteMemories', userKeySchema, r)),
+    addSessionMemory: (r) => engine().addSessionMemory(validate('addSessionToMemory', addSessionMemorySchema, r)),
+    addEventsMemory: (r) => engine().addEventsMemory(validate('addEventsToMemory', addEventsMemorySchema, r)),
+    searchMemory: (r) => engine().searchMemory(validate('searchMemory', searchMemorySchema, r)),
+    deleteMemory: (r) => engine().deleteMemory(validate('deleteMemory', deleteMemorySchema, r)),
+    deleteMemories: (r) => engine().deleteMemories(validate('deleteMemories', userKeySchema, r)),
   };
 }

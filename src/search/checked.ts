@@ -10,9 +10,8 @@ import type { SearchBackend } from './protocol.js';
 import { searchEventsRequestSchema } from './schema.js';
 
 /** The search methods of the store `owner()` gives (it may throw, as a host's does before hello). */
-export function checkedSearch(owner: () => DatabaseOwner): SearchBackend {
-  const engine = () => searchEngineFor(owner());
+export function checked(owner: () => DatabaseOwner): SearchBackend {
   return {
-    searchEvents: async (r) => engine().searchEvents(validate('searchEvents', searchEventsRequestSchema, r)),
+    searchEvents: (r) => searchEngineFor(owner()).searchEvents(validate('searchEvents', searchEventsRequestSchema, r)),
   };
 }

@@ -35,16 +35,16 @@ const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolv
 export async function checkImport(operation: string, request: unknown): Promise<ImportBatch> {
   const { sessions, onConflict } = validate(operation, importBatchSchema, request);
   const checker = new ImportChecker();
-  const checked: ImportBatch['sessions'] = [];
+  const valid: ImportBatch['sessions'] = [];
   let sliceStart = performance.now();
   for (let i = 0; i < sessions.length; i++) {
     if (performance.now() - sliceStart > SLICE_MS) {
       await nextTask();
       sliceStart = performance.now();
     }
-    checked.push(checker.check(sessions[i], i));
+    valid.push(checker.check(sessions[i], i));
   }
-  return { sessions: checked, onConflict };
+  return { sessions: valid, onConflict };
 }
 
 /**
@@ -52,7 +52,7 @@ export async function checkImport(operation: string, request: unknown): Promise<
  * host's does before hello), behind the boundary check: what a worker host
  * serves and an in-thread store calls.
  */
-export function checkedSessions(engine: () => SessionEngine): Backend {
+export function checked(engine: () => SessionEngine): Backend {
   return {
     createSession: async (request) => engine().createSession(validateCreate('createSession', request)),
     getSession: async (r) => engine().loadSession(validate('getSession', getSessionRequestSchema, r)),

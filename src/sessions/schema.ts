@@ -13,12 +13,11 @@ import {
   eventSchema,
   idSchema as id,
   jsonObject,
+  opt,
   sessionKeySchema,
   stateObject,
   validate,
 } from '../core/schema.js';
-
-const opt = z.optional;
 
 export const createSessionRequestSchema = built(() =>
   z.object({

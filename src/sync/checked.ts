@@ -81,7 +81,7 @@ function startOptions(request: SyncStartOptions, callbacks: boolean): { options:
  * throw, as a host's does before hello). With `callbacks` (an in-thread store),
  * a start may pass functions (see `startOptions`).
  */
-export function checkedSync(current: () => SyncHost, { callbacks = false } = {}): SyncBackend {
+export function checked(current: () => SyncHost, { callbacks = false } = {}): SyncBackend {
   let mine: { store: SyncHost; run: Running; unsubscribe: () => void } | undefined;
   const leave = async (): Promise<void> => {
     if (!mine) return;
