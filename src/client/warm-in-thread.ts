@@ -5,13 +5,8 @@
  * its own, loaded with `import()`: the page carries one import, not the list.
  */
 import { warmLater } from '../host/lazy.js';
+import { PARTS } from '../host/parts.js';
 
 export function warmInThread(): Promise<void> {
-  return warmLater([
-    () => import('../artifacts/in-thread.js'),
-    () => import('../search/host.js'),
-    () => import('../memory/host.js'),
-    () => import('../sessions/checked.js'),
-    () => import('../sync/host.js'),
-  ]);
+  return warmLater([() => import('../sessions/checked.js'), ...Object.values(PARTS)]);
 }
