@@ -186,14 +186,6 @@ export const sessionKeySchema = z.object({
 /** The first message of every client to a worker host. */
 export const helloRequestSchema = built(() => z.object({ dbName: opt(eventIdSchema) }));
 
-/**
- * Validates `input` against `schema`, throwing an `InvalidInputError` that names
- * the operation, the field and the reason — also when merely reading `input`
- * throws (hostile getters and proxies are bad input, not crashes). Returns zod's
- * output, in which data values (state, events) are the caller's own objects, not
- * copies. `at` is where `input` sits in a larger value (`['sessions', 3]`), for
- * the error's path.
- */
 /** The message zod/mini gives an issue whose check carries none of its own. */
 const UNWORDED = 'Invalid input';
 
@@ -224,6 +216,14 @@ function reasonOf(issue: z.core.$ZodIssue, input: unknown): string {
   return issue.message;
 }
 
+/**
+ * Validates `input` against `schema`, throwing an `InvalidInputError` that names
+ * the operation, the field and the reason — also when merely reading `input`
+ * throws (hostile getters and proxies are bad input, not crashes). Returns zod's
+ * output, in which data values (state, events) are the caller's own objects, not
+ * copies. `at` is where `input` sits in a larger value (`['sessions', 3]`), for
+ * the error's path.
+ */
 export function validate<S extends z.ZodMiniType>(
   operation: string,
   schema: SchemaOf<S>,
