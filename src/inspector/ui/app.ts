@@ -8,16 +8,16 @@
  */
 import { type ComponentChildren, h, render } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
-import { type Session, type SessionStore, watchSession } from '../../index.js';
+import type { SessionStore } from '../../index.js';
 import type { ResolvedInspectorOptions } from '../options.js';
 import { EventDetails } from './details.js';
 import { Artifacts, Memory, Sync } from './extras.js';
 import { Filters } from './filters.js';
-import { useLive } from './hooks.js';
 import { noFilters, rowsOf, toolDurations } from './model.js';
 import { Pickers, type Selection } from './pickers.js';
 import { Scopes } from './scopes.js';
 import { SearchForm, SearchResults, type UserHit } from './search.js';
+import { useSessionEvents } from './session-events.js';
 import { INSPECTOR_CSS } from './styles.js';
 import { Timeline } from './timeline.js';
 
@@ -45,12 +45,11 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
   const [found, setFound] = useState<Found | undefined>(undefined);
 
   const { appName, session: key } = selection;
-  const live = useLive(
-    () => (appName && key ? watchSession(store, { appName, userId: key.userId, sessionId: key.sessionId }) : undefined),
-    JSON.stringify([appName, key?.userId, key?.sessionId]),
+  const view = useSessionEvents(
+    store,
+    appName && key ? { appName, userId: key.userId, sessionId: key.sessionId } : undefined,
   );
-  const session: Session | undefined = live?.value;
-  const events = session?.events ?? [];
+  const { session, events } = view;
   const rows = useMemo(() => rowsOf(events, filters), [events, filters]);
   const toolTimes = useMemo(() => toolDurations(events), [events]);
 
@@ -80,7 +79,7 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
     'div',
     { class: 'inspector' },
     h(
-      'header',
+      'div',
       { class: 'bar' },
       h('h2', null, 'Session inspector'),
       h(Pickers, { store, selection, onSelect: select, allowWrites: options.allowWrites }),
@@ -107,9 +106,9 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
           h(
             'span',
             { class: 'muted', role: 'status' },
-            live?.status === 'error'
+            view.status === 'error'
               ? 'Could not read the session.'
-              : `${rows.filter((r) => r.type === 'event').length} of ${events.length}`,
+              : `${rows.filter((r) => r.type === 'event').length} of ${events.length}${view.complete ? '' : ' newest, reading the rest…'}`,
           ),
         ),
         h(Filters, { events, filters, onChange: setFilters }),
