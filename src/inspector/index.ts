@@ -50,7 +50,6 @@ export function mountInspector(store: SessionStore, options: InspectorOptions = 
   panel.className = 'panel';
   panel.setAttribute('role', 'region');
   panel.setAttribute('aria-label', 'Session inspector');
-  panel.hidden = true;
   if (!embedded) root.append(button);
   root.append(panel);
   (options.target ?? document.body).append(host);
@@ -65,7 +64,6 @@ export function mountInspector(store: SessionStore, options: InspectorOptions = 
     async open() {
       if (destroyed) return;
       isOpen = true;
-      panel.hidden = false;
       host.dataset.open = '';
       button.setAttribute('aria-expanded', 'true');
       loading ??= import('./ui/app.js').then(({ renderInspector }) => {
@@ -85,7 +83,6 @@ export function mountInspector(store: SessionStore, options: InspectorOptions = 
       if (embedded) return;
       const hadFocus = panel.contains(root.activeElement);
       isOpen = false;
-      panel.hidden = true;
       delete host.dataset.open;
       button.setAttribute('aria-expanded', 'false');
       if (hadFocus) button.focus();

@@ -5,6 +5,28 @@
  * wide, two, then one stacked column on a phone.
  */
 export const INSPECTOR_CSS = `
+:host {
+  --bg: #ffffff; --bg2: #f3f4f6; --fg: #111827; --muted: #4b5563; --line: #d1d5db;
+  --accent: #1d4ed8; --accent-fg: #ffffff; --sel: #dbeafe; --add: #166534; --del: #991b1b; --warn: #92400e;
+  color-scheme: light;
+  font: 13px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  color: var(--fg);
+}
+:host([data-theme="dark"]) {
+  --bg: #111827; --bg2: #1f2937; --fg: #f9fafb; --muted: #d1d5db; --line: #4b5563;
+  --accent: #93c5fd; --accent-fg: #111827; --sel: #1e3a8a; --add: #86efac; --del: #fca5a5; --warn: #fcd34d;
+  color-scheme: dark;
+}
+@media (prefers-color-scheme: dark) {
+  :host([data-theme="auto"]) {
+    --bg: #111827; --bg2: #1f2937; --fg: #f9fafb; --muted: #d1d5db; --line: #4b5563;
+    --accent: #93c5fd; --accent-fg: #111827; --sel: #1e3a8a; --add: #86efac; --del: #fca5a5; --warn: #fcd34d;
+    color-scheme: dark;
+  }
+}
+*, *::before, *::after { box-sizing: border-box; }
+[hidden] { display: none !important; }
+.panel { background: var(--bg); color: var(--fg); border: 1px solid var(--line); }
 .inspector { container-type: inline-size; display: flex; flex-direction: column; height: 100%; min-height: 0; background: var(--bg); color: var(--fg); }
 button, input, select { font: inherit; color: inherit; }
 button { background: var(--bg2); border: 1px solid var(--line); border-radius: 4px; padding: 3px 8px; cursor: pointer; }

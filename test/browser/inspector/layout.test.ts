@@ -3,7 +3,7 @@
  * people use (three laptops and a phone): every control inside the panel and
  * none overlapping another, checked on element boxes; axe-core finds nothing
  * in light and dark. Each width's screenshot is written for the docs
- * (docs/public/inspector/). And a 10,000-event session: what it costs to open
+ * (docs/screenshots/). And a 10,000-event session: what it costs to open
  * is reported, and the rows in the DOM stay a window's worth.
  */
 import axe from 'axe-core';
@@ -77,7 +77,7 @@ describe('inspector layout', () => {
       ]);
       const full = await openOn({ position: 'full', theme: 'light' });
       expect(layoutFaults()).toEqual([]);
-      await page.screenshot({ path: `../../../docs/public/inspector/inspector-${width}x${height}.png`, save: true });
+      await page.screenshot({ path: `../../../docs/screenshots/inspector-${width}x${height}.png`, save: true });
       full?.destroy();
       await openOn({ position: 'bottom' });
       expect(layoutFaults()).toEqual([]);

@@ -42,7 +42,7 @@ describe('mountInspector', () => {
     const handle = fixture.mount();
     const toggle = button('Session inspector');
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
-    expect(q('.panel')?.hidden).toBe(true);
+    expect(getComputedStyle(q('.panel') as HTMLElement).display).toBe('none');
     expect(q('.inspector')).toBeNull();
 
     toggle.click();
@@ -51,7 +51,7 @@ describe('mountInspector', () => {
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
     button('Close').click();
     expect(handle.isOpen).toBe(false);
-    expect(q('.panel')?.hidden).toBe(true);
+    expect(getComputedStyle(q('.panel') as HTMLElement).display).toBe('none');
 
     handle.destroy();
     expect(document.querySelector('[data-idb-adk-inspector]')).toBeNull();
