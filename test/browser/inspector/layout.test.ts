@@ -70,7 +70,7 @@ async function openOn(options: Parameters<Fixture['mount']>[0]) {
 
 describe('inspector layout', () => {
   for (const [width, height] of WIDTHS) {
-    it(`fits ${width}x${height}, full window and docked at the bottom: nothing outside the panel or overlapping`, async () => {
+    it(`fits ${width}x${height}, full window and docked at the bottom and right: nothing outside the panel or overlapping`, async () => {
       await page.viewport(width, height);
       fixture = await storeWith([
         { userId: 'ada-lovelace-with-a-long-user-id', sessionId: crypto.randomUUID(), events: agentTurns() },
@@ -79,11 +79,17 @@ describe('inspector layout', () => {
       expect(layoutFaults()).toEqual([]);
       await page.screenshot({ path: `../../../docs/screenshots/inspector-${width}x${height}.png`, save: true });
       full?.destroy();
-      await openOn({ position: 'bottom' });
+      const bottom = await openOn({ position: 'bottom' });
       expect(layoutFaults()).toEqual([]);
       const panel = (q('.panel') as HTMLElement).getBoundingClientRect();
       expect(panel.bottom).toBeLessThanOrEqual(height + 0.5);
       expect(panel.width).toBeLessThanOrEqual(width + 0.5);
+      bottom?.destroy();
+      await openOn({ position: 'right' });
+      expect(layoutFaults()).toEqual([]);
+      const side = (q('.panel') as HTMLElement).getBoundingClientRect();
+      expect(side.right).toBeLessThanOrEqual(width + 0.5);
+      expect(side.width).toBe(Math.min(width, 720));
     });
   }
 
