@@ -7,7 +7,7 @@
  * writes text nodes for every string.
  */
 import { type ComponentChildren, h, render } from 'preact';
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { SessionStore } from '../../index.js';
 import type { ResolvedInspectorOptions } from '../options.js';
 import { EventDetails } from './details.js';
@@ -54,11 +54,13 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
   const toolTimes = useMemo(() => toolDurations(events), [events]);
 
   // A search hit names an event by id: select it once its session is read.
-  if (pendingEvent !== undefined && session && session.id === key?.sessionId) {
+  useEffect(() => {
+    if (pendingEvent === undefined || !session || session.id !== key?.sessionId) return;
     const index = events.findIndex((e) => e.id === pendingEvent);
+    if (index < 0 && !view.complete) return;
     setPendingEvent(undefined);
     if (index >= 0) setSelected(index);
-  }
+  }, [pendingEvent, session, key?.sessionId, events, view.complete]);
 
   const select = (next: Selection) => {
     if (

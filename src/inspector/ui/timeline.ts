@@ -75,6 +75,20 @@ export function Timeline(props: Props) {
     }
   }, [rows.length]);
 
+  // A selection made elsewhere (a search hit) is scrolled into view.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the selection changes, not on every new row.
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || props.selected === undefined) return;
+    const at = rows.findIndex((row) => row.type === 'event' && row.index === props.selected);
+    if (at < 0) return;
+    const top = at * ROW_HEIGHT;
+    if (top >= el.scrollTop && top + ROW_HEIGHT <= el.scrollTop + el.clientHeight) return;
+    follow.current = false;
+    el.scrollTop = Math.max(0, top - el.clientHeight / 2);
+    setView({ top: el.scrollTop, height: el.clientHeight });
+  }, [props.selected]);
+
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;

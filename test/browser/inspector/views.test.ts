@@ -228,6 +228,27 @@ describe('mountInspector', () => {
     await expect.poll(() => q('.detail .muted')?.textContent).toBe("Nothing in this user's conversations matches.");
   });
 
+  it('opening a hit far up a long session scrolls its event into view', async () => {
+    const events = Array.from({ length: 400 }, (_, i) =>
+      event({ at: i, content: { parts: [{ text: i === 2 ? 'the visa question' : `small talk ${i}` }] } }),
+    );
+    fixture = await storeWith([{ userId: 'ada', sessionId: 'long', events }]);
+    await opened();
+    await expect.poll(() => q('.col-head [role="status"]')?.textContent).toBe('400 of 400');
+    const box = control<HTMLInputElement>('Search all users');
+    box.value = 'visa';
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+    button('Search').click();
+    await expect.poll(() => qa('.hits .hit').length).toBe(1);
+    qa('.hits .hit')[0]?.click();
+    await expect.poll(() => q('.details h3')?.textContent).toBe('Event #3 of 400');
+    const row = qa('.rows .ev').find((b) => b.getAttribute('aria-pressed') === 'true');
+    const view = (q('.scroller') as HTMLElement).getBoundingClientRect();
+    const at = row?.getBoundingClientRect();
+    expect(row?.textContent).toContain('the visa question');
+    expect(at && at.top >= view.top - 1 && at.bottom <= view.bottom + 1).toBe(true);
+  });
+
   it('is read-only by default; allowWrites adds delete and set-state, which write through the store', async () => {
     fixture = await storeWith([{ userId: 'ada', sessionId: 'trip', events: agentTurns() }]);
     const readOnly = await opened();
