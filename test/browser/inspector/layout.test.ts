@@ -10,6 +10,7 @@ import axe from 'axe-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import type { Event as StoreEvent } from '../../../src/index.js';
+import { engineName } from '../helpers.js';
 import { agentTurns, event, type Fixture, q, qa, rowTexts, shadow, storeWith } from './helpers.js';
 
 let fixture: Fixture | undefined;
@@ -77,7 +78,9 @@ describe('inspector layout', () => {
       ]);
       const full = await openOn({ position: 'full', theme: 'light' });
       expect(layoutFaults()).toEqual([]);
-      await page.screenshot({ path: `../../../docs/screenshots/inspector-${width}x${height}.png`, save: true });
+      // The docs show Chromium's rendering; other engines check the same boxes without rewriting the pictures.
+      if (engineName === 'chromium')
+        await page.screenshot({ path: `../../../docs/screenshots/inspector-${width}x${height}.png`, save: true });
       full?.destroy();
       const bottom = await openOn({ position: 'bottom' });
       expect(layoutFaults()).toEqual([]);
