@@ -11,7 +11,7 @@ export const HOST_CSS =
   ':host([data-open]) .toggle,.panel{display:none}' +
   ':host([data-open]) .panel{display:flex;flex-direction:column;overflow:hidden;position:fixed;z-index:2147483646;inset:0}' +
   ':host([data-position=bottom]) .panel{top:auto;height:min(60vh,640px)}' +
-  ':host([data-position=right]) .panel{left:auto;width:min(100vw,720px)}' +
-  ':host([data-position=left]) .panel{right:auto;width:min(100vw,720px)}' +
+  ':host([data-position=right]) .panel{left:auto;width:min(100%,720px)}' +
+  ':host([data-position=left]) .panel{right:auto;width:min(100%,720px)}' +
   ':host([data-embedded]){display:block;height:100%}' +
   ':host([data-embedded]) .panel{position:relative;height:100%;border:0}';

@@ -41,7 +41,8 @@ h3 { margin: 4px 0; }
 .bar > h2 { font-size: 14px; }
 .pickers, .inline-form, .filters { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 10px; min-width: 0; }
 .pickers label, .inline-form label, .filters label { display: inline-flex; align-items: center; gap: 4px; min-width: 0; }
-.pickers select { max-width: 22ch; }
+.pickers label { max-width: 100%; }
+.pickers select { width: 22ch; max-width: 100%; }
 .close { margin-left: auto; }
 .danger { border-color: var(--del); color: var(--del); font-weight: 600; }
 .main { flex: 1; min-height: 0; display: grid; grid-template-columns: minmax(0, 1.3fr) minmax(0, 1fr) minmax(0, 0.9fr); }
