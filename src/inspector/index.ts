@@ -43,8 +43,7 @@ export function mountInspector(store: SessionStore, options: InspectorOptions = 
   const button = document.createElement('button');
   button.type = 'button';
   button.className = 'toggle';
-  button.textContent = 'Sessions';
-  button.setAttribute('aria-label', 'Session inspector');
+  button.textContent = 'Session inspector';
   button.setAttribute('aria-expanded', 'false');
   const panel = document.createElement('div');
   panel.className = 'panel';
