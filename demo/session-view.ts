@@ -53,7 +53,7 @@ export class SessionView {
   private readonly files = h('input', {
     type: 'file',
     multiple: true,
-    class: 'visually-hidden',
+    class: 'sr-only',
     tabindex: -1,
     'aria-hidden': 'true',
   });

@@ -3,6 +3,21 @@ import { h } from 'preact';
 import type { Event } from '../../index.js';
 import { distinct, type EventKind, FILTER_KINDS, type Filters as FilterValues, toolsOf } from './model.js';
 
+/** A labelled select of `values`, with `any` (the empty value) first. */
+function Choice(label: string, any: string, values: readonly string[], value: string, pick: (value: string) => void) {
+  return h(
+    'label',
+    null,
+    label,
+    h(
+      'select',
+      { value, onChange: (e: { currentTarget: HTMLSelectElement }) => pick(e.currentTarget.value) },
+      h('option', { value: '' }, any),
+      values.map((v) => h('option', { key: v, value: v }, v)),
+    ),
+  );
+}
+
 export function Filters(props: {
   events: readonly Event[];
   filters: FilterValues;
@@ -22,40 +37,10 @@ export function Filters(props: {
   return h(
     'div',
     { class: 'filters' },
-    h(
-      'label',
-      null,
-      'Author',
-      h(
-        'select',
-        {
-          value: filters.author,
-          onChange: (e: { currentTarget: HTMLSelectElement }) => {
-            const author = e.currentTarget.value;
-            props.onChange((current) => ({ ...current, author }));
-          },
-        },
-        h('option', { value: '' }, 'Any author'),
-        authors.map((a) => h('option', { key: a, value: a }, a)),
-      ),
+    Choice('Author', 'Any author', authors, filters.author, (author) =>
+      props.onChange((current) => ({ ...current, author })),
     ),
-    h(
-      'label',
-      null,
-      'Tool',
-      h(
-        'select',
-        {
-          value: filters.tool,
-          onChange: (e: { currentTarget: HTMLSelectElement }) => {
-            const tool = e.currentTarget.value;
-            props.onChange((current) => ({ ...current, tool }));
-          },
-        },
-        h('option', { value: '' }, 'Any tool'),
-        tools.map((t) => h('option', { key: t, value: t }, t)),
-      ),
-    ),
+    Choice('Tool', 'Any tool', tools, filters.tool, (tool) => props.onChange((current) => ({ ...current, tool }))),
     h(
       'fieldset',
       { class: 'kinds' },
