@@ -75,7 +75,11 @@ export function mountInspector(store: SessionStore, options: InspectorOptions = 
           onClose: () => handle.close(),
         });
       });
-      const unmount = await loading;
+      // A failed fetch of the views (offline, a redeploy) rejects this open; the next one tries again.
+      const unmount = await loading.catch((error) => {
+        loading = undefined;
+        throw error;
+      });
       if (destroyed) unmount();
     },
     close() {
@@ -101,7 +105,7 @@ export function mountInspector(store: SessionStore, options: InspectorOptions = 
       host.remove();
     },
   };
-  button.addEventListener('click', () => void handle.toggle());
+  button.addEventListener('click', () => handle.toggle().catch(() => {}));
   if (options.initialOpen || embedded) void handle.open();
   return handle;
 }
