@@ -11,7 +11,7 @@
  * cannot know (its creation state or another session's write): it is shown as
  * unknown, never guessed.
  */
-import type { Event } from '../../index.js';
+import { APP_PREFIX, type Event, TEMP_PREFIX, USER_PREFIX } from '../../index.js';
 
 export type Scope = 'app' | 'user' | 'session';
 export const SCOPES: readonly Scope[] = ['app', 'user', 'session'];
@@ -24,9 +24,9 @@ export type KeyState =
 export type ScopeState = Map<string, KeyState>;
 
 export function scopeOf(key: string): Scope | undefined {
-  if (key.startsWith('temp:')) return undefined;
-  if (key.startsWith('app:')) return 'app';
-  if (key.startsWith('user:')) return 'user';
+  if (key.startsWith(TEMP_PREFIX)) return undefined;
+  if (key.startsWith(APP_PREFIX)) return 'app';
+  if (key.startsWith(USER_PREFIX)) return 'user';
   return 'session';
 }
 
@@ -69,12 +69,14 @@ export function stateAfter(
   return state;
 }
 
+const PREFIX_LENGTH: Record<Scope, number> = { app: APP_PREFIX.length, user: USER_PREFIX.length, session: 0 };
+
 /** The keys split by scope, prefixes kept off (as the scopes store them). */
 export function byScope(state: Map<string, KeyState>): Record<Scope, ScopeState> {
   const scoped: Record<Scope, ScopeState> = { app: new Map(), user: new Map(), session: new Map() };
   for (const [key, value] of state) {
     const scope = scopeOf(key);
-    if (scope) scoped[scope].set(scope === 'session' ? key : key.slice(scope.length + 1), value);
+    if (scope) scoped[scope].set(key.slice(PREFIX_LENGTH[scope]), value);
   }
   return scoped;
 }
