@@ -151,13 +151,14 @@ describe('a worker terminated mid-stream', () => {
 });
 
 describe('a worker that never says goodbye', () => {
-  it('close() lets it go after 10 s, as if it had died', async () => {
+  it('close() lets it go after 10 s, as if it had died: calls it left unanswered reject with StoreClosedError', async () => {
     const worker = new Worker(new URL('./fixtures/silent-goodbye-worker.ts', import.meta.url), { type: 'module' });
     const store = openSessionStore({ worker });
     await store.ready;
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       let closed = false;
+      const unanswered = store.listApps().catch((error: unknown) => error);
       const closing = store.close().then(() => {
         closed = true;
       });
@@ -167,6 +168,7 @@ describe('a worker that never says goodbye', () => {
       for (let turn = 0; turn < 10 && !closed; turn++) await Promise.resolve();
       expect(closed).toBe(true);
       await closing;
+      expect(await unanswered).toBeInstanceOf(StoreClosedError);
       await expect(store.listApps()).rejects.toBeInstanceOf(StoreClosedError);
     } finally {
       vi.useRealTimers();
