@@ -117,6 +117,8 @@ try {
     // The inspector on the tool call: its details and the state after it.
     const inspector = page.getByRole('region', { name: 'Session inspector', exact: true });
     await inspector.locator('button.ev').filter({ hasText: 'call add' }).click();
+    // The chat back in view at the top of the app's column (Sync now scrolled it down).
+    await page.locator('.app-col').evaluate((el) => el.scrollTo(0, 0));
     await page.waitForTimeout(500);
     await page.screenshot({ path: join(root, colorScheme === 'light' ? 'docs/demo.png' : 'docs/demo-dark.png') });
     await page.close();

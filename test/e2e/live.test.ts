@@ -8,6 +8,7 @@ import { expect, it } from 'vitest';
 import {
   button,
   chat,
+  conversation,
   createSession,
   demoTabs,
   eventCount,
@@ -49,6 +50,7 @@ it('a write in one tab appears live in the other, both ways', async () => {
   await chat(b.page, 'add 20 and 22', 4);
   await expect.poll(() => eventCount(a.page)).toBe(6);
   expect(await events(a.page).nth(5).textContent()).toContain('20 + 22 = 42');
+  await expect.poll(() => conversation(a.page).textContent()).toContain('20 + 22 = 42');
   await expect.poll(async () => (await stateRows(a.page, 'Session')).step?.[0]).toBe('2');
 
   // A second session created in A appears in B's session list, with the count in its user list.

@@ -6,7 +6,7 @@
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startServer } from '../sync/server-process.js';
-import { button, chat, createSession, demoTabs, picker, texts } from './helpers.js';
+import { button, chat, createSession, demoTabs, inspector, picker, texts } from './helpers.js';
 
 let server: ServerProcess;
 beforeAll(async () => {
@@ -40,6 +40,11 @@ describe('demo sync', () => {
       headers: { authorization: 'Bearer e2e-token' },
     }).then((r) => r.json() as Promise<{ changes: { sessionId: string }[] }>);
     expect(feed.changes.map((c) => c.sessionId)).toContain('from-the-demo');
+    // The app hands its sync to the inspector, whose Sync shows the same status.
+    await inspector(page).locator('summary', { hasText: 'Sync' }).click();
+    const status = inspector(page).getByRole('definition').filter({ hasText: /^\d+$/ });
+    await expect.poll(() => texts(status)).toEqual(['0']);
+    expect(await inspector(page).locator('details.fold').last().textContent()).toMatch(/Online\s*yes/);
   });
 
   it('syncs the selected app and user unless told otherwise, adding no empty app to the list', async () => {
