@@ -111,6 +111,31 @@ describe('mountInspector', () => {
     expect(button('Copy event as JSON')).toBeTruthy();
   });
 
+  it('compares a key before and after as values: the same object with its keys reordered is unchanged', async () => {
+    fixture = await storeWith([
+      {
+        userId: 'ada',
+        sessionId: 'prefs',
+        events: [
+          event({ at: 0, actions: { stateDelta: { prefs: { seat: 'aisle', meal: 'veg' }, 'user:level': 1 } } }),
+          event({ at: 100, actions: { stateDelta: { prefs: { meal: 'veg', seat: 'aisle' }, 'user:level': 2 } } }),
+        ],
+      },
+    ]);
+    await opened();
+    qa('.rows .ev')[1]?.click();
+    await expect.poll(() => q('.details h3')?.textContent).toBe('Event #2 of 2');
+    const diff = qa('.diff tbody tr').map((tr) => [
+      tr.className,
+      tr.children[0]?.textContent,
+      tr.children[2]?.textContent,
+    ]);
+    expect(diff).toEqual([
+      ['d-unchanged', 'prefs', '{"meal":"veg","seat":"aisle"} (same)'],
+      ['d-changed', 'user:level', '2'],
+    ]);
+  });
+
   it('time travel: every scope as it was after the selected event', async () => {
     fixture = await storeWith([{ userId: 'ada', sessionId: 'trip', events: agentTurns() }]);
     await opened();
