@@ -42,6 +42,25 @@ const upgrades: UpgradeStep[] = [
     db.createObjectStore('syncSessions', { keyPath: ['appName', 'userId', 'id'] });
     db.createObjectStore('syncUsers', { keyPath: ['appName', 'userId'] });
   },
+  // State per key (records/state.ts): each session's, app's and user's `state` object becomes a record
+  // per key. Done inside the upgrade's own transaction, which commits whole or not at all: a crash
+  // part-way leaves the previous version, and the next open runs the step again from the start.
+  (db, tx) => {
+    const state = db.createObjectStore('state', { keyPath: 'k' });
+    const split = (name: string, scope: (r: Record<string, string>) => string[]): void => {
+      tx.objectStore(name).openCursor().onsuccess = function (this: IDBRequest<IDBCursorWithValue | null>) {
+        const cursor = this.result;
+        if (!cursor) return;
+        const { state: kept, ...rest } = cursor.value;
+        for (const key of Object.keys(kept ?? {})) state.put({ k: [...scope(rest), key], v: kept[key] });
+        cursor.update(rest);
+        cursor.continue();
+      };
+    };
+    split('sessions', (r) => ['s', r.appName, r.userId, r.id] as string[]);
+    split('appState', (r) => ['a', r.appName] as string[]);
+    split('userState', (r) => ['u', r.appName, r.userId] as string[]);
+  },
 ];
 
 export const SCHEMA_VERSION = upgrades.length - 1;

@@ -6,10 +6,11 @@
 import { AlreadyExistsError } from '../core/errors.js';
 import type { Settled } from '../core/group-commit.js';
 import { newId } from '../core/ids.js';
-import { applyDelta, type ScopedDelta } from '../core/state.js';
+import { applyDelta, type ScopedDelta, type StateRecord } from '../core/state.js';
 import { type Db, handled } from '../database/idb/index.js';
 import { keyString } from '../database/keys.js';
 import type { AppRecord, SessionRecord, StoreSchema, UserRecord } from '../database/records/index.js';
+import { appScope, readState, sessionScope, userScope, writeState } from '../database/records/state.js';
 
 export interface CreateOrder {
   appName: string;
@@ -22,6 +23,8 @@ export interface CreateOrder {
 
 export interface Created {
   record: SessionRecord;
+  /** The session's own state. */
+  state: StateRecord;
   /** The app's and user's state right after this create, for the session it returns. */
   app: Record<string, unknown>;
   user: Record<string, unknown>;
@@ -48,30 +51,43 @@ export async function commitCreates(
   orders: CreateOrder[],
   blind: boolean,
 ): Promise<Settled<Created>[]> {
-  const tx = db.transaction(['sessions', 'appState', 'userState'], 'readwrite');
+  const tx = db.transaction(['sessions', 'appState', 'userState', 'state'], 'readwrite');
   const sessions = tx.objectStore('sessions');
   const appStore = tx.objectStore('appState');
   const userStore = tx.objectStore('userState');
+  const state = tx.objectStore('state');
 
   // Every read issued up front, so they pipeline; one failing must not leave the others' rejections unhandled.
   const found = new Map<string, Promise<unknown>>();
-  const appReads = new Map<string, Promise<AppRecord | undefined>>();
-  const userReads = new Map<string, Promise<UserRecord | undefined>>();
+  const appReads = new Map<string, Promise<[AppRecord | undefined, StateRecord]>>();
+  const userReads = new Map<string, Promise<[UserRecord | undefined, StateRecord]>>();
   for (const o of orders) {
     const k = keyString([o.appName, o.userId, o.id]);
     if (!blind && !found.has(k)) found.set(k, handled(sessions.getKey([o.appName, o.userId, o.id])));
-    if (!appReads.has(o.appName)) appReads.set(o.appName, handled(appStore.get(o.appName)));
+    if (!appReads.has(o.appName)) {
+      appReads.set(o.appName, handled(Promise.all([appStore.get(o.appName), readState(state, appScope(o.appName))])));
+    }
     const uk = keyString([o.appName, o.userId]);
-    if (!userReads.has(uk)) userReads.set(uk, handled(userStore.get([o.appName, o.userId])));
+    if (!userReads.has(uk)) {
+      const read = Promise.all([
+        userStore.get([o.appName, o.userId]),
+        readState(state, userScope(o.appName, o.userId)),
+      ]);
+      userReads.set(uk, handled(read));
+    }
   }
   const taken = new Set<string>();
   for (const [k, p] of found) if ((await p) !== undefined) taken.add(k);
-  const apps = new Map<string, AppRecord>();
-  for (const [name, p] of appReads) apps.set(name, (await p) ?? { appName: name, state: {}, sessionCount: 0 });
-  const users = new Map<string, UserRecord>();
+  const apps = new Map<string, AppRecord & { state: StateRecord }>();
+  for (const [name, p] of appReads) {
+    const [app, appState] = await p;
+    apps.set(name, { appName: name, sessionCount: app?.sessionCount ?? 0, state: appState });
+  }
+  const users = new Map<string, UserRecord & { state: StateRecord }>();
   for (const [k, p] of userReads) {
     const [appName, userId] = JSON.parse(k) as [string, string];
-    users.set(k, (await p) ?? { appName, userId, state: {}, sessionCount: 0 });
+    const [user, userState] = await p;
+    users.set(k, { appName, userId, sessionCount: user?.sessionCount ?? 0, state: userState });
   }
 
   const dirtyApps = new Set<string>();
@@ -80,20 +96,22 @@ export async function commitCreates(
     const k = keyString([o.appName, o.userId, o.id]);
     if (taken.has(k)) return { error: exists(o) };
     taken.add(k);
-    const app = apps.get(o.appName) as AppRecord;
-    const user = users.get(keyString([o.appName, o.userId])) as UserRecord;
+    const app = apps.get(o.appName) as AppRecord & { state: StateRecord };
+    const user = users.get(keyString([o.appName, o.userId])) as UserRecord & { state: StateRecord };
     app.sessionCount++;
     user.sessionCount++;
     dirtyApps.add(o.appName);
     dirtyUsers.add(keyString([o.appName, o.userId]));
     applyDelta(app.state, o.state.app);
     applyDelta(user.state, o.state.user);
+    writeState(state, appScope(o.appName), o.state.app);
+    writeState(state, userScope(o.appName, o.userId), o.state.user);
+    writeState(state, sessionScope(o.appName, o.userId, o.id), o.state.session);
     const record: SessionRecord = {
       appName: o.appName,
       userId: o.userId,
       id: o.id,
       uid: newId(),
-      state: o.state.session,
       createTime: o.now,
       lastUpdateTime: o.now,
       revision: 0,
@@ -102,11 +120,17 @@ export async function commitCreates(
     };
     sessions.add(record).catch(ignore);
     // Copies: later creates of the group change these records' state.
-    return { value: { record, app: { ...app.state }, user: { ...user.state } } };
+    return { value: { record, state: o.state.session, app: { ...app.state }, user: { ...user.state } } };
   });
   // A create that failed leaves no trace, not even an empty app or user record.
-  for (const name of dirtyApps) appStore.put(apps.get(name) as AppRecord).catch(ignore);
-  for (const k of dirtyUsers) userStore.put(users.get(k) as UserRecord).catch(ignore);
+  for (const name of dirtyApps) {
+    const { state: _, ...app } = apps.get(name) as AppRecord & { state: StateRecord };
+    appStore.put(app).catch(ignore);
+  }
+  for (const k of dirtyUsers) {
+    const { state: _, ...user } = users.get(k) as UserRecord & { state: StateRecord };
+    userStore.put(user).catch(ignore);
+  }
   try {
     await tx.done;
   } catch (error) {

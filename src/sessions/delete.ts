@@ -1,5 +1,5 @@
 /**
- * Deleting a session: its record, its events and the app's and user's session
+ * Deleting a session: its record, its events, its own state and the app's and user's session
  * counts in one transaction, with what other capabilities registered to remove
  * alongside (`SessionCleanup`); and the default clean-up of an import.
  */
@@ -12,6 +12,7 @@ import {
   type StoreSchema,
   type UserRecord,
 } from '../database/records/index.js';
+import { clearState, sessionScope } from '../database/records/state.js';
 import type { DeleteSessionRequest } from '../types.js';
 import type { ImportExtra } from './import.js';
 
@@ -56,6 +57,7 @@ export async function removeSession(
   tx.objectStore('events')
     .delete(bound([record.uid, 0], [record.uid, Number.POSITIVE_INFINITY]))
     .catch(() => {});
+  clearState(tx.objectStore('state'), sessionScope(appName, userId, sessionId));
   lowerCounts(tx.objectStore('appState'), tx.objectStore('userState'), app, user);
   await tx.done;
   return true;

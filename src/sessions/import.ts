@@ -6,7 +6,7 @@
  */
 import { AlreadyExistsError, InvalidInputError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
-import { applyDelta, isEmpty, splitDelta } from '../core/state.js';
+import { splitDelta } from '../core/state.js';
 import type { StoreChange } from '../database/changes.js';
 import { bound, type Db, handled, type Tx } from '../database/idb/index.js';
 import { keyString } from '../database/keys.js';
@@ -19,6 +19,7 @@ import {
   type StoreSchema,
   type UserRecord,
 } from '../database/records/index.js';
+import { appScope, replaceState, sessionScope, userScope, writeState } from '../database/records/state.js';
 import { storable } from './append.js';
 import type { ImportBatch, ImportOutcome } from './protocol.js';
 
@@ -64,6 +65,109 @@ function refusal(error: unknown, cause: unknown): unknown {
   return error;
 }
 
+type ImportTx = Tx<StoreSchema, StoreName>;
+type Imported = ImportBatch['sessions'][number];
+
+/** Aborts `tx` (if IndexedDB has not already) and waits for it to end: nothing of the import commits. */
+async function abandon(tx: ImportTx): Promise<void> {
+  try {
+    tx.abort();
+  } catch {
+    // Already aborted by IndexedDB itself.
+  }
+  await tx.done.catch(ignore);
+}
+
+/** The app and user records of the sessions imported, read in one round: their session counts change. */
+async function readCounts(tx: ImportTx, sessions: Imported[]) {
+  const apps = new Map<string, Promise<AppRecord | undefined>>();
+  const users = new Map<string, Promise<UserRecord | undefined>>();
+  for (const { appName, userId } of sessions) {
+    if (!apps.has(appName)) apps.set(appName, handled(tx.objectStore('appState').get(appName)));
+    const uk = keyString([appName, userId]);
+    if (!users.has(uk)) users.set(uk, handled(tx.objectStore('userState').get([appName, userId])));
+  }
+  const appRecords = new Map<string, AppRecord>();
+  for (const [appName, p] of apps) appRecords.set(appName, (await p) ?? { appName, sessionCount: 0 });
+  const userRecords = new Map<string, UserRecord>();
+  for (const [k, p] of users) {
+    const [appName, userId] = JSON.parse(k) as [string, string];
+    userRecords.set(k, (await p) ?? { appName, userId, sessionCount: 0 });
+  }
+  return { apps: appRecords, users: userRecords };
+}
+
+/** Removes what replacing `old` with `session` must not keep: its events and its own state, the latter replaced by `session`'s. */
+async function replaceOld(tx: ImportTx, session: Imported, old: SessionRecord): Promise<void> {
+  const events = tx.objectStore('events');
+  events.delete(bound([old.uid, 0], [old.uid, Number.POSITIVE_INFINITY])).catch(ignore);
+  const scope = sessionScope(session.appName, session.userId, session.id);
+  await replaceState(tx.objectStore('state'), scope, splitDelta(session.state).session);
+}
+
+/**
+ * Issues the writes of one imported session (its own state only when `fresh`:
+ * `replaceOld` wrote it otherwise): a new incarnation with its events at `seq`
+ * 0..n-1 and its state a record per key. Returns the session record's put, the last request.
+ */
+function writeSession(tx: ImportTx, session: Imported, fresh: boolean): Promise<unknown> {
+  const { appName, userId, id } = session;
+  const events = tx.objectStore('events');
+  const state = tx.objectStore('state');
+  const scoped = splitDelta(session.state);
+  if (fresh) writeState(state, sessionScope(appName, userId, id), scoped.session);
+  writeState(state, appScope(appName), scoped.app);
+  writeState(state, userScope(appName, userId), scoped.user);
+  const uid = newId();
+  session.events.forEach((event, seq) => {
+    events.put(eventRecord(uid, seq, storable(event))).catch(ignore);
+  });
+  const record: SessionRecord = {
+    appName,
+    userId,
+    id,
+    uid,
+    // The format carries no creation time; the first event is the closest known to it.
+    createTime: session.events[0]?.timestamp ?? session.lastUpdateTime,
+    lastUpdateTime: session.lastUpdateTime,
+    revision: 0,
+    nextSeq: session.events.length,
+    eventCount: session.events.length,
+  };
+  // Requests complete in order: once the record is written, so are its events.
+  const written = tx.objectStore('sessions').put(record);
+  written.catch(ignore);
+  return written;
+}
+
+const deleted = ({ appName, userId, id }: Imported): StoreChange => ({
+  type: 'deleted',
+  appName,
+  userId,
+  sessionId: id,
+  revision: -1,
+  lastUpdateTime: Date.now(),
+  eventIds: [],
+});
+
+const created = ({ appName, userId, id, lastUpdateTime }: Imported): StoreChange => ({
+  type: 'created',
+  appName,
+  userId,
+  sessionId: id,
+  revision: 0,
+  lastUpdateTime,
+  eventIds: [],
+});
+
+/** Reports progress after the request given, at most `PROGRESS_STEPS` times, never the total: only the commit completes an import. */
+function progress(onProgress: ((processed: number) => void) | undefined, total: number) {
+  const step = Math.max(1, Math.ceil(total / PROGRESS_STEPS));
+  return (processed: number, after: Promise<unknown>): void => {
+    if (onProgress && processed % step === 0 && processed < total) after.then(() => onProgress(processed), ignore);
+  };
+}
+
 /**
  * Writes `batch` in one transaction. Must reject, having changed nothing, on a
  * conflict under `onConflict: 'error'` or if the transaction aborts.
@@ -78,145 +182,74 @@ export async function commitImport(
   extra?: ImportExtra,
 ): Promise<ImportCommit> {
   const tx = db.transaction(extra ? [...ALL_STORES, ...extra.stores] : ALL_STORES, 'readwrite', { durability });
-  const writtenKeys: { appName: string; userId: string; id: string }[] = [];
-  const sessions = tx.objectStore('sessions');
-  const events = tx.objectStore('events');
-  const appStore = tx.objectStore('appState');
-  const userStore = tx.objectStore('userState');
-
-  // Issue every read up front so they pipeline; no await on anything but IndexedDB below.
-  const found = batch.sessions.map((s) => sessions.get([s.appName, s.userId, s.id]));
-  const appReads = new Map<string, Promise<AppRecord | undefined>>();
-  const userReads = new Map<string, Promise<UserRecord | undefined>>();
-  for (const s of batch.sessions) {
-    if (!appReads.has(s.appName)) appReads.set(s.appName, handled(appStore.get(s.appName)));
-    const uk = keyString([s.appName, s.userId]);
-    if (!userReads.has(uk)) userReads.set(uk, handled(userStore.get([s.appName, s.userId])));
-  }
+  // Issued up front so they pipeline; no await on anything but IndexedDB below.
+  const found = batch.sessions.map((s) => tx.objectStore('sessions').get([s.appName, s.userId, s.id]));
+  const counts = readCounts(tx, batch.sessions);
   const existing = await Promise.all(found);
-
-  if (batch.onConflict === 'error') {
-    const at = existing.findIndex((record) => record !== undefined);
-    if (at >= 0) {
-      tx.abort();
-      await tx.done.catch(ignore);
-      const s = batch.sessions[at] as ImportBatch['sessions'][number];
-      throw new AlreadyExistsError(
-        `importSessions: sessions[${at}]: Session with id ${s.id} already exists. (app "${s.appName}", user "${s.userId}"; nothing was imported)`,
-      );
-    }
+  const at = batch.onConflict === 'error' ? existing.findIndex((record) => record !== undefined) : -1;
+  if (at >= 0) {
+    await abandon(tx);
+    const s = batch.sessions[at] as Imported;
+    throw new AlreadyExistsError(
+      `importSessions: sessions[${at}]: Session with id ${s.id} already exists. (app "${s.appName}", user "${s.userId}"; nothing was imported)`,
+    );
   }
-
-  const apps = new Map<string, AppRecord>();
-  for (const [name, p] of appReads) apps.set(name, (await p) ?? { appName: name, state: {}, sessionCount: 0 });
-  const users = new Map<string, UserRecord>();
-  for (const [k, p] of userReads) {
-    const [appName, userId] = JSON.parse(k) as [string, string];
-    users.set(k, (await p) ?? { appName, userId, state: {}, sessionCount: 0 });
-  }
-
+  const { apps, users } = await counts;
   const outcome: ImportOutcome = { sessions: 0, events: 0, skipped: 0 };
   const changes: StoreChange[] = [];
-  const dirtyApps = new Set<string>();
-  const dirtyUsers = new Set<string>();
-  const total = batch.sessions.length;
-  const step = Math.max(1, Math.ceil(total / PROGRESS_STEPS));
-  const reportAfter = (processed: number): ((request: Promise<unknown>) => void) | undefined =>
-    onProgress && processed % step === 0 && processed < total
-      ? (request) => request.then(() => onProgress(processed), ignore)
-      : undefined;
+  const writtenKeys: { appName: string; userId: string; id: string }[] = [];
+  const report = progress(onProgress, batch.sessions.length);
   // A skipped session is reported after the write before it, so reports never go backwards.
   let lastWrite: Promise<unknown> = Promise.resolve();
   let issued = 0;
   let inFlight: Promise<unknown> | undefined;
   try {
-    for (let i = 0; i < total; i++) {
-      const session = batch.sessions[i] as ImportBatch['sessions'][number];
-      const { appName, userId, id } = session;
+    for (const [i, session] of batch.sessions.entries()) {
       const old = existing[i];
       if (old && batch.onConflict === 'skip') {
         outcome.skipped++;
-        reportAfter(i + 1)?.(lastWrite);
+        report(i + 1, lastWrite);
         continue;
       }
-      const userKey = keyString([appName, userId]);
-      const app = apps.get(appName) as AppRecord;
-      const user = users.get(userKey) as UserRecord;
-      dirtyApps.add(appName);
-      dirtyUsers.add(userKey);
+      const { appName, userId, id } = session;
       if (old) {
-        events.delete(bound([old.uid, 0], [old.uid, Number.POSITIVE_INFINITY])).catch(ignore);
-        changes.push({
-          type: 'deleted',
-          appName,
-          userId,
-          sessionId: id,
-          revision: -1,
-          lastUpdateTime: Date.now(),
-          eventIds: [],
-        });
+        changes.push(deleted(session));
+        await replaceOld(tx, session, old);
       } else {
-        app.sessionCount++;
-        user.sessionCount++;
+        (apps.get(appName) as AppRecord).sessionCount++;
+        (users.get(keyString([appName, userId])) as UserRecord).sessionCount++;
       }
-      const scoped = splitDelta(session.state);
-      if (!isEmpty(scoped.app)) applyDelta(app.state, scoped.app);
-      if (!isEmpty(scoped.user)) applyDelta(user.state, scoped.user);
-      const uid = newId();
-      session.events.forEach((event, seq) => {
-        events.put(eventRecord(uid, seq, storable(event))).catch(ignore);
-      });
-      const record: SessionRecord = {
-        appName,
-        userId,
-        id,
-        uid,
-        state: scoped.session,
-        // The format carries no creation time; the first event is the closest known to it.
-        createTime: session.events[0]?.timestamp ?? session.lastUpdateTime,
-        lastUpdateTime: session.lastUpdateTime,
-        revision: 0,
-        nextSeq: session.events.length,
-        eventCount: session.events.length,
-      };
-      // Requests complete in order: once the record is written, so are its events.
-      const written = sessions.put(record);
-      written.catch(ignore);
-      lastWrite = written;
-      reportAfter(i + 1)?.(written);
+      lastWrite = writeSession(tx, session, !old);
+      report(i + 1, lastWrite);
       outcome.sessions++;
       outcome.events += session.events.length;
       writtenKeys.push({ appName, userId, id });
-      changes.push({
-        type: 'created',
-        appName,
-        userId,
-        sessionId: id,
-        revision: 0,
-        lastUpdateTime: record.lastUpdateTime,
-        eventIds: [],
-      });
+      changes.push(created(session));
       issued += session.events.length + 1;
       if (issued >= CHUNK_REQUESTS) {
         // Keep one chunk in flight and let the thread breathe: waiting on a request keeps the transaction active.
         issued = 0;
         if (inFlight) await inFlight;
-        inFlight = written;
+        inFlight = lastWrite;
       }
     }
     await extra?.write(tx, writtenKeys);
   } catch (error) {
     // Requests already issued must not commit: an import is whole or nothing.
-    try {
-      tx.abort();
-    } catch {
-      // Already aborted by IndexedDB itself.
-    }
-    await tx.done.catch(ignore);
+    await abandon(tx);
     throw refusal(error, tx.error);
   }
-  for (const name of dirtyApps) appStore.put(apps.get(name) as AppRecord).catch(ignore);
-  for (const k of dirtyUsers) userStore.put(users.get(k) as UserRecord).catch(ignore);
+  // The app's and user's records of every session written, as before the import when a session only replaced one.
+  for (const key of new Set(writtenKeys.map((k) => k.appName))) {
+    tx.objectStore('appState')
+      .put(apps.get(key) as AppRecord)
+      .catch(ignore);
+  }
+  for (const key of new Set(writtenKeys.map((k) => keyString([k.appName, k.userId])))) {
+    tx.objectStore('userState')
+      .put(users.get(key) as UserRecord)
+      .catch(ignore);
+  }
   try {
     await tx.done;
   } catch (error) {

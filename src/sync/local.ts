@@ -5,7 +5,7 @@
  * state: never half of a pull or an acknowledgement.
  */
 import { newId } from '../core/ids.js';
-import { applyDelta, splitDelta } from '../core/state.js';
+import { applyDelta, type StateRecord, splitDelta } from '../core/state.js';
 import type { StoreChange } from '../database/changes.js';
 import { bound, type Db, handled, type Tx } from '../database/idb/index.js';
 import {
@@ -18,6 +18,7 @@ import {
   type StoreSchema,
   type UserRecord,
 } from '../database/records/index.js';
+import { appScope, readState, replaceState, sessionScope, userScope, writeState } from '../database/records/state.js';
 import type { SyncMark, SyncUser } from '../database/records/sync.js';
 import type { Event } from '../types.js';
 import type { Placed, Positioned } from './wire.js';
@@ -37,8 +38,8 @@ export const clone = <T>(value: T): T => structuredClone(value);
 
 /** What the device has not pushed, found by comparing sessions with their marks. */
 export interface PendingScan {
-  /** Sessions the server has not seen (no mark, or a mark of an earlier incarnation). */
-  creates: SessionRecord[];
+  /** Sessions the server has not seen (no mark, or a mark of an earlier incarnation), with their own state. */
+  creates: (SessionRecord & { state: StateRecord })[];
   /** Marks whose incarnation is gone: its deletion is not pushed. */
   deletes: SyncMark[];
   /** Sessions with events past their mark. */
@@ -49,7 +50,7 @@ export interface PendingScan {
 }
 
 export async function scanPending(db: Db<StoreSchema>, user: UserKey): Promise<PendingScan> {
-  const tx = db.transaction(['sessions', 'syncSessions', 'syncUsers'], 'readonly');
+  const tx = db.transaction(['sessions', 'syncSessions', 'syncUsers', 'state'], 'readonly');
   const [records, marks, cursor] = await Promise.all([
     tx.objectStore('sessions').getAll(userRange(user)),
     tx.objectStore('syncSessions').getAll(userRange(user)),
@@ -59,16 +60,20 @@ export async function scanPending(db: Db<StoreSchema>, user: UserKey): Promise<P
   const recordOf = new Map(records.map((r) => [r.id, r]));
   const scan: PendingScan = { creates: [], deletes: [], appends: [], counts: new Map(), cursor };
   for (const m of marks) if (recordOf.get(m.id)?.uid !== m.uid) scan.deletes.push(m);
+  const creates: Promise<SessionRecord & { state: StateRecord }>[] = [];
   for (const r of records) {
     const m = markOf.get(r.id);
     if (m?.uid !== r.uid) {
-      scan.creates.push(r);
+      creates.push(
+        readState(tx.objectStore('state'), sessionScope(r.appName, r.userId, r.id)).then((state) => ({ ...r, state })),
+      );
       scan.counts.set(r.id, r.nextSeq + 1);
     } else if (r.nextSeq > m.syncedNext || m.awaitingCreated) {
       scan.appends.push({ record: r, mark: m });
       scan.counts.set(r.id, r.nextSeq - m.syncedNext);
     }
   }
+  scan.creates = await Promise.all(creates);
   return scan;
 }
 
@@ -114,7 +119,7 @@ export interface Integrated {
  * invocation blocks are never split). Session state is the fold of that order.
  */
 export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration): Promise<Integrated> {
-  const tx = db.transaction(['sessions', 'events', 'appState', 'userState', 'syncSessions'], 'readwrite');
+  const tx = db.transaction(['sessions', 'events', 'appState', 'userState', 'syncSessions', 'state'], 'readwrite');
   const done: Integrated = { changes: [], conflicted: false, gap: false };
   const [record, stored] = await Promise.all([
     tx.objectStore('sessions').get(key),
@@ -175,32 +180,40 @@ export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration
   const shared = sharedRecords(tx, key);
   const [app, user] = [await shared.app, await shared.user];
   let seq = mark.syncedNext;
-  const updated: SessionRecord = { ...record, state: {} };
+  const updated: SessionRecord = { ...record };
+  // The app's and user's keys the events set, in order: a record per key, as an append writes them.
+  const appDelta: StateRecord = {};
+  const userDelta: StateRecord = {};
   for (const { event } of incoming) {
     events.put(eventRecord(record.uid, seq, event)).catch(ignore);
     seq += 1;
     const scoped = splitDelta(event.actions?.stateDelta);
     applyDelta(mark.syncedState, scoped.session);
-    applyDelta(app.state, scoped.app);
-    applyDelta(user.state, scoped.user);
+    applyDelta(appDelta, scoped.app);
+    applyDelta(userDelta, scoped.user);
     updated.lastUpdateTime = Math.max(updated.lastUpdateTime, event.timestamp);
   }
   mark.syncedNext = seq;
   mark.serverPos = incoming.at(-1)?.pos ?? mark.serverPos;
-  updated.state = clone(mark.syncedState);
+  const state = clone(mark.syncedState);
   for (const e of rest) {
     events.put({ ...e, seq }).catch(ignore);
     seq += 1;
     const scoped = splitDelta(eventOf(e).actions?.stateDelta);
-    applyDelta(updated.state, scoped.session);
+    applyDelta(state, scoped.session);
     // Pushed later, a pending write lands after the server's: it wins here too.
-    applyDelta(app.state, scoped.app);
-    applyDelta(user.state, scoped.user);
+    applyDelta(appDelta, scoped.app);
+    applyDelta(userDelta, scoped.user);
   }
   updated.nextSeq = seq;
   updated.eventCount = record.eventCount - pendingBefore + incoming.length + rest.length;
   updated.revision = record.revision + 1;
   tx.objectStore('sessions').put(updated).catch(ignore);
+  // The session's state is the fold of the new order: replaced whole.
+  const stateStore = tx.objectStore('state');
+  await replaceState(stateStore, sessionScope(...key), state);
+  writeState(stateStore, appScope(key[0]), appDelta);
+  writeState(stateStore, userScope(key[0], key[1]), userDelta);
   marks.put(mark).catch(ignore);
   if (forked.length > 0) {
     const fork = forkOf(record, forked, forkState);
@@ -208,13 +221,14 @@ export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration
     if (taken === undefined) {
       tx.objectStore('sessions').add(fork.record).catch(ignore);
       for (const e of fork.events) events.put(e).catch(ignore);
+      writeState(stateStore, sessionScope(key[0], key[1], fork.record.id), fork.state);
       app.sessionCount += 1;
       user.sessionCount += 1;
+      tx.objectStore('appState').put(app).catch(ignore);
+      tx.objectStore('userState').put(user).catch(ignore);
       done.changes.push(change('created', fork.record, []));
     }
   }
-  tx.objectStore('appState').put(app).catch(ignore);
-  tx.objectStore('userState').put(user).catch(ignore);
   await tx.done;
   done.changes.unshift(
     change(
@@ -236,23 +250,23 @@ function forkOf(record: SessionRecord, forked: EventRecord[], state: Record<stri
     ...record,
     id: forkId(record.id, first.id),
     uid,
-    state: clone(state),
     revision: forked.length,
     nextSeq: forked.length,
     eventCount: forked.length,
     lastUpdateTime: forked.at(-1)?.timestamp ?? record.lastUpdateTime,
   };
   const events = forked.map((e, i) => ({ ...e, uid, seq: i }));
-  for (const e of forked) applyDelta(fork.state, splitDelta(eventOf(e).actions?.stateDelta).session);
-  return { record: fork, events };
+  const forkState = clone(state);
+  for (const e of forked) applyDelta(forkState, splitDelta(eventOf(e).actions?.stateDelta).session);
+  return { record: fork, events, state: forkState };
 }
 
 export function sharedRecords(tx: SyncTx, [appName, userId]: Key) {
   const app = handled(tx.objectStore('appState').get(appName)).then(
-    (r): AppRecord => r ?? { appName, state: {}, sessionCount: 0 },
+    (r): AppRecord => r ?? { appName, sessionCount: 0 },
   );
   const user = handled(tx.objectStore('userState').get([appName, userId])).then(
-    (r): UserRecord => r ?? { appName, userId, state: {}, sessionCount: 0 },
+    (r): UserRecord => r ?? { appName, userId, sessionCount: 0 },
   );
   return { app, user };
 }
@@ -281,7 +295,8 @@ export async function adoptCreated(
   key: Key,
   state: Record<string, unknown>,
 ): Promise<StoreChange[]> {
-  const tx = db.transaction(['sessions', 'events', 'appState', 'userState', 'syncSessions'], 'readwrite');
+  const tx = db.transaction(['sessions', 'events', 'appState', 'userState', 'syncSessions', 'state'], 'readwrite');
+  const stateStore = tx.objectStore('state');
   const [record, mark] = await Promise.all([
     tx.objectStore('sessions').get(key),
     tx.objectStore('syncSessions').get(key),
@@ -302,15 +317,15 @@ export async function adoptCreated(
       userId: key[1],
       id: key[2],
       uid: newId(),
-      state: clone(scoped.session),
       createTime: now,
       lastUpdateTime: now,
       revision: 0,
       nextSeq: 0,
       eventCount: 0,
     };
-    applyDelta(app.state, scoped.app);
-    applyDelta(user.state, scoped.user);
+    writeState(stateStore, sessionScope(...key), scoped.session);
+    writeState(stateStore, appScope(key[0]), scoped.app);
+    writeState(stateStore, userScope(key[0], key[1]), scoped.user);
     app.sessionCount += 1;
     user.sessionCount += 1;
     tx.objectStore('sessions').add(created).catch(ignore);
@@ -326,13 +341,17 @@ export async function adoptCreated(
       await tx.done;
       return changes;
     }
-    const all = await tx.objectStore('events').getAll(eventsFrom(record.uid, 0));
+    const [all, stored] = await Promise.all([
+      tx.objectStore('events').getAll(eventsFrom(record.uid, 0)),
+      readState(stateStore, sessionScope(...key)),
+    ]);
     const state = clone(scoped.session);
     for (const e of all) applyDelta(state, splitDelta(eventOf(e).actions?.stateDelta).session);
     // Its own creation coming back changes nothing: the app's session objects must not turn stale for it.
-    if (JSON.stringify(state) !== JSON.stringify(record.state)) {
-      const updated: SessionRecord = { ...record, state, revision: record.revision + 1 };
+    if (JSON.stringify(state) !== JSON.stringify(stored)) {
+      const updated: SessionRecord = { ...record, revision: record.revision + 1 };
       tx.objectStore('sessions').put(updated).catch(ignore);
+      await replaceState(stateStore, sessionScope(...key), state);
       changes.push(change('appended', updated, []));
     }
     tx.objectStore('syncSessions')
