@@ -47,19 +47,21 @@ const upgrades: UpgradeStep[] = [
   // part-way leaves the previous version, and the next open runs the step again from the start.
   (db, tx) => {
     const state = db.createObjectStore('state', { keyPath: 'k' });
-    const split = (name: string, scope: (r: Record<string, string>) => string[]): void => {
-      tx.objectStore(name).openCursor().onsuccess = function (this: IDBRequest<IDBCursorWithValue | null>) {
+    // A scope's prefix is its tag and the record's key (records/state.ts).
+    for (const [name, tag] of [
+      ['sessions', 's'],
+      ['appState', 'a'],
+      ['userState', 'u'],
+    ]) {
+      tx.objectStore(name as string).openCursor().onsuccess = function (this: IDBRequest<IDBCursorWithValue | null>) {
         const cursor = this.result;
         if (!cursor) return;
-        const { state: kept, ...rest } = cursor.value;
-        for (const key of Object.keys(kept ?? {})) state.put({ k: [...scope(rest), key], v: kept[key] });
+        const { state: kept = {}, ...rest } = cursor.value;
+        for (const key of Object.keys(kept)) state.put({ k: [tag, cursor.primaryKey, key].flat(), v: kept[key] });
         cursor.update(rest);
         cursor.continue();
       };
-    };
-    split('sessions', (r) => ['s', r.appName, r.userId, r.id] as string[]);
-    split('appState', (r) => ['a', r.appName] as string[]);
-    split('userState', (r) => ['u', r.appName, r.userId] as string[]);
+    }
   },
 ];
 
