@@ -34,3 +34,17 @@ export type Shape = (typeof SHAPES)[keyof typeof SHAPES];
  */
 export const WAYS = ['limit', 'shapedLimit', ...(Object.keys(SHAPES) as (keyof typeof SHAPES)[]), 'store'] as const;
 export type Way = (typeof WAYS)[number];
+
+/**
+ * The append-cost-by-state cases: a session keeping `sessionKb` of its own state and its user
+ * `userKb`, each append setting one key (`step`, or `user:step`). An append should cost the same
+ * in every case: it writes what it changes, not the state kept.
+ */
+export const STATE_CASES = [
+  { name: 'session0.2KB', sessionKb: 0.2, userKb: 0, deltaPrefix: '' },
+  { name: 'session50KB', sessionKb: 50, userKb: 0, deltaPrefix: '' },
+  { name: 'session500KB', sessionKb: 500, userKb: 0, deltaPrefix: '' },
+  { name: 'user500KB', sessionKb: 0.2, userKb: 500, deltaPrefix: 'user:' },
+] as const;
+/** Each case's append p50, ms. */
+export type StateTimes = Record<(typeof STATE_CASES)[number]['name'], number>;
