@@ -267,7 +267,7 @@ async function writeGroup(
     const rec = early.get(k);
     if (!rec) current.set(k, stored);
     else if (stored?.uid !== rec.uid || stored.revision !== (batches[keys.indexOf(k)] as AppendBatch).ref?.revision) {
-      throw new RememberedRecordStale(`the remembered record of session ${k} is older than the stored one`);
+      throw new RememberedRecordStale();
     }
   }
   // Only batches without a known uid need a second round.

@@ -32,6 +32,13 @@ export interface Created {
 
 const ignore = (): void => {};
 
+/** An app's or user's record (its session count) and its state, as a group of creates changes them. */
+interface Shared {
+  name: 'appState' | 'userState';
+  record: AppRecord | UserRecord;
+  values: StateRecord;
+}
+
 /** ADK's sentence first (`DatabaseSessionService`'s words), so code matching ADK's message matches ours; then where. */
 const exists = (o: CreateOrder): AlreadyExistsError =>
   new AlreadyExistsError(`Session with id ${o.id} already exists. (app "${o.appName}", user "${o.userId}")`);
@@ -53,59 +60,46 @@ export async function commitCreates(
 ): Promise<Settled<Created>[]> {
   const tx = db.transaction(['sessions', 'appState', 'userState', 'state'], 'readwrite');
   const sessions = tx.objectStore('sessions');
-  const appStore = tx.objectStore('appState');
-  const userStore = tx.objectStore('userState');
   const state = tx.objectStore('state');
 
   // Every read issued up front, so they pipeline; one failing must not leave the others' rejections unhandled.
   const found = new Map<string, Promise<unknown>>();
-  const appReads = new Map<string, Promise<[AppRecord | undefined, StateRecord]>>();
-  const userReads = new Map<string, Promise<[UserRecord | undefined, StateRecord]>>();
+  const shared = new Map<string, Promise<Shared>>();
+  const readShared = (scope: string[], name: Shared['name'], empty: Shared['record']): void => {
+    const k = keyString(scope);
+    if (shared.has(k)) return;
+    const key = name === 'appState' ? empty.appName : [empty.appName, (empty as UserRecord).userId];
+    const read = Promise.all([tx.objectStore(name).get(key as never), readState(state, scope)]);
+    shared.set(k, handled(read.then(([record, values]) => ({ name, record: record ?? empty, values }))));
+  };
   for (const o of orders) {
     const k = keyString([o.appName, o.userId, o.id]);
     if (!blind && !found.has(k)) found.set(k, handled(sessions.getKey([o.appName, o.userId, o.id])));
-    if (!appReads.has(o.appName)) {
-      appReads.set(o.appName, handled(Promise.all([appStore.get(o.appName), readState(state, appScope(o.appName))])));
-    }
-    const uk = keyString([o.appName, o.userId]);
-    if (!userReads.has(uk)) {
-      const read = Promise.all([
-        userStore.get([o.appName, o.userId]),
-        readState(state, userScope(o.appName, o.userId)),
-      ]);
-      userReads.set(uk, handled(read));
-    }
+    readShared(appScope(o.appName), 'appState', { appName: o.appName, sessionCount: 0 });
+    readShared(userScope(o.appName, o.userId), 'userState', { appName: o.appName, userId: o.userId, sessionCount: 0 });
   }
   const taken = new Set<string>();
   for (const [k, p] of found) if ((await p) !== undefined) taken.add(k);
-  const apps = new Map<string, AppRecord & { state: StateRecord }>();
-  for (const [name, p] of appReads) {
-    const [app, appState] = await p;
-    apps.set(name, { appName: name, sessionCount: app?.sessionCount ?? 0, state: appState });
-  }
-  const users = new Map<string, UserRecord & { state: StateRecord }>();
-  for (const [k, p] of userReads) {
-    const [appName, userId] = JSON.parse(k) as [string, string];
-    const [user, userState] = await p;
-    users.set(k, { appName, userId, sessionCount: user?.sessionCount ?? 0, state: userState });
-  }
+  const scopes = new Map<string, Shared>();
+  for (const [k, p] of shared) scopes.set(k, await p);
 
-  const dirtyApps = new Set<string>();
-  const dirtyUsers = new Set<string>();
+  const dirty = new Set<Shared>();
+  // One more session in a shared scope, and its initial keys there.
+  const join = (scope: string[], delta: StateRecord): StateRecord => {
+    const s = scopes.get(keyString(scope)) as Shared;
+    s.record.sessionCount++;
+    dirty.add(s);
+    applyDelta(s.values, delta);
+    writeState(state, scope, delta);
+    // A copy: later creates of the group change it.
+    return { ...s.values };
+  };
   const results = orders.map((o): Settled<Created> => {
     const k = keyString([o.appName, o.userId, o.id]);
     if (taken.has(k)) return { error: exists(o) };
     taken.add(k);
-    const app = apps.get(o.appName) as AppRecord & { state: StateRecord };
-    const user = users.get(keyString([o.appName, o.userId])) as UserRecord & { state: StateRecord };
-    app.sessionCount++;
-    user.sessionCount++;
-    dirtyApps.add(o.appName);
-    dirtyUsers.add(keyString([o.appName, o.userId]));
-    applyDelta(app.state, o.state.app);
-    applyDelta(user.state, o.state.user);
-    writeState(state, appScope(o.appName), o.state.app);
-    writeState(state, userScope(o.appName, o.userId), o.state.user);
+    const app = join(appScope(o.appName), o.state.app);
+    const user = join(userScope(o.appName, o.userId), o.state.user);
     writeState(state, sessionScope(o.appName, o.userId, o.id), o.state.session);
     const record: SessionRecord = {
       appName: o.appName,
@@ -119,18 +113,13 @@ export async function commitCreates(
       eventCount: 0,
     };
     sessions.add(record).catch(ignore);
-    // Copies: later creates of the group change these records' state.
-    return { value: { record, state: o.state.session, app: { ...app.state }, user: { ...user.state } } };
+    return { value: { record, state: o.state.session, app, user } };
   });
   // A create that failed leaves no trace, not even an empty app or user record.
-  for (const name of dirtyApps) {
-    const { state: _, ...app } = apps.get(name) as AppRecord & { state: StateRecord };
-    appStore.put(app).catch(ignore);
-  }
-  for (const k of dirtyUsers) {
-    const { state: _, ...user } = users.get(k) as UserRecord & { state: StateRecord };
-    userStore.put(user).catch(ignore);
-  }
+  for (const s of dirty)
+    tx.objectStore(s.name)
+      .put(s.record as never)
+      .catch(ignore);
   try {
     await tx.done;
   } catch (error) {

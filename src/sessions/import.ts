@@ -140,23 +140,14 @@ function writeSession(tx: ImportTx, session: Imported, fresh: boolean): Promise<
   return written;
 }
 
-const deleted = ({ appName, userId, id }: Imported): StoreChange => ({
-  type: 'deleted',
+/** The change notice of an imported session (`created`) or of the one it replaced (`deleted`). */
+const change = (type: 'created' | 'deleted', { appName, userId, id, lastUpdateTime }: Imported): StoreChange => ({
+  type,
   appName,
   userId,
   sessionId: id,
-  revision: -1,
-  lastUpdateTime: Date.now(),
-  eventIds: [],
-});
-
-const created = ({ appName, userId, id, lastUpdateTime }: Imported): StoreChange => ({
-  type: 'created',
-  appName,
-  userId,
-  sessionId: id,
-  revision: 0,
-  lastUpdateTime,
+  revision: type === 'created' ? 0 : -1,
+  lastUpdateTime: type === 'created' ? lastUpdateTime : Date.now(),
   eventIds: [],
 });
 
@@ -213,7 +204,7 @@ export async function commitImport(
       }
       const { appName, userId, id } = session;
       if (old) {
-        changes.push(deleted(session));
+        changes.push(change('deleted', session));
         await replaceOld(tx, session, old);
       } else {
         (apps.get(appName) as AppRecord).sessionCount++;
@@ -224,7 +215,7 @@ export async function commitImport(
       outcome.sessions++;
       outcome.events += session.events.length;
       writtenKeys.push({ appName, userId, id });
-      changes.push(created(session));
+      changes.push(change('created', session));
       issued += session.events.length + 1;
       if (issued >= CHUNK_REQUESTS) {
         // Keep one chunk in flight and let the thread breathe: waiting on a request keeps the transaction active.
