@@ -175,7 +175,8 @@ export async function commitImport(
   const tx = db.transaction(extra ? [...ALL_STORES, ...extra.stores] : ALL_STORES, 'readwrite', { durability });
   // Issued up front so they pipeline; no await on anything but IndexedDB below.
   const found = batch.sessions.map((s) => tx.objectStore('sessions').get([s.appName, s.userId, s.id]));
-  const counts = readCounts(tx, batch.sessions);
+  // Handled: a conflict aborts the transaction before the counts are awaited.
+  const counts = handled(readCounts(tx, batch.sessions));
   const existing = await Promise.all(found);
   const at = batch.onConflict === 'error' ? existing.findIndex((record) => record !== undefined) : -1;
   if (at >= 0) {
