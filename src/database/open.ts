@@ -5,6 +5,7 @@
 import { StoreClosedError, UpgradeBlockedError } from '../core/errors.js';
 import { Db, realmOf, settle } from './idb/index.js';
 import type { StoreSchema } from './records/index.js';
+import { placeState } from './records/state.js';
 
 /**
  * Upgrade steps: entry `n` turns a version `n - 1` database into version `n`.
@@ -57,8 +58,11 @@ const upgrades: UpgradeStep[] = [
         const cursor = this.result;
         if (!cursor) return;
         const { state: kept = {}, ...rest } = cursor.value;
-        for (const key of Object.keys(kept)) state.put({ k: [tag, cursor.primaryKey, key].flat(), v: kept[key] });
-        cursor.update(rest);
+        // A session keeps its light values in its head (records/state.ts).
+        const head = tag === 's' ? { ...rest, state: {} } : rest;
+        const heavy = tag === 's' ? placeState(head, kept).heavy : kept;
+        for (const key of Object.keys(heavy)) state.put({ k: [tag, cursor.primaryKey, key].flat(), v: heavy[key] });
+        cursor.update(head);
         cursor.continue();
       };
     }

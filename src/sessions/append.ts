@@ -21,7 +21,7 @@ import type { StoreChange } from '../database/changes.js';
 import { type Db, handled, type Tx } from '../database/idb/index.js';
 import { keyString } from '../database/keys.js';
 import { eventRecord, type SessionRecord, type StoreName, type StoreSchema } from '../database/records/index.js';
-import { appScope, sessionScope, userScope, writeState } from '../database/records/state.js';
+import { appScope, userScope, writeSessionState, writeState } from '../database/records/state.js';
 import type { Event } from '../types.js';
 import type { AppendBatch, AppendOutcome } from './protocol.js';
 
@@ -163,7 +163,7 @@ function refusal(b: AppendBatch, rec: SessionRecord | undefined): Error | undefi
 
 /**
  * Writes one event of `b` on `rec` (changed in place): the event, the state keys
- * its delta sets in each scope, nothing else. Returns which shared scopes it
+ * its delta sets in each scope (light session keys ride in `rec`), nothing else. Returns which shared scopes it
  * wrote; throws what a put throws (a value the structured clone rejects).
  */
 function writeEvent(tx: GroupTx, b: AppendBatch, rec: SessionRecord, event: Event, seqOf: Map<string, number>) {
@@ -175,7 +175,7 @@ function writeEvent(tx: GroupTx, b: AppendBatch, rec: SessionRecord, event: Even
   const scoped = splitDelta(event.actions?.stateDelta);
   // Only a group that changes state has the state store in its transaction.
   const state = () => tx.objectStore('state');
-  if (!isEmpty(scoped.session)) writeState(state(), sessionScope(b.appName, b.userId, b.sessionId), scoped.session);
+  if (!isEmpty(scoped.session)) writeSessionState(state(), rec, scoped.session);
   if (!isEmpty(scoped.app)) writeState(state(), appScope(b.appName), scoped.app);
   if (!isEmpty(scoped.user)) writeState(state(), userScope(b.appName, b.userId), scoped.user);
   if (known === undefined) {

@@ -10,7 +10,7 @@ import { applyDelta, type ScopedDelta, type StateRecord } from '../core/state.js
 import { type Db, handled } from '../database/idb/index.js';
 import { keyString } from '../database/keys.js';
 import type { AppRecord, SessionRecord, StoreSchema, UserRecord } from '../database/records/index.js';
-import { appScope, readState, sessionScope, userScope, writeState } from '../database/records/state.js';
+import { appScope, readState, userScope, writeSessionState, writeState } from '../database/records/state.js';
 
 export interface CreateOrder {
   appName: string;
@@ -100,18 +100,19 @@ export async function commitCreates(
     taken.add(k);
     const app = join(appScope(o.appName), o.state.app);
     const user = join(userScope(o.appName, o.userId), o.state.user);
-    writeState(state, sessionScope(o.appName, o.userId, o.id), o.state.session);
     const record: SessionRecord = {
       appName: o.appName,
       userId: o.userId,
       id: o.id,
       uid: newId(),
+      state: {},
       createTime: o.now,
       lastUpdateTime: o.now,
       revision: 0,
       nextSeq: 0,
       eventCount: 0,
     };
+    writeSessionState(state, record, o.state.session);
     sessions.add(record).catch(ignore);
     return { value: { record, state: o.state.session, app, user } };
   });

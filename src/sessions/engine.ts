@@ -13,7 +13,14 @@ import type { StoreChange } from '../database/changes.js';
 import type { Database } from '../database/database.js';
 import { bound, type Db } from '../database/idb/index.js';
 import { ALL_STORES, eventOf, eventsText, type SessionRecord, type StoreSchema } from '../database/records/index.js';
-import { appScope, readState, sessionScope, userScope } from '../database/records/state.js';
+import {
+  appScope,
+  readSessionState,
+  readState,
+  sessionScope,
+  sessionState,
+  userScope,
+} from '../database/records/state.js';
 import type {
   AppStateRequest,
   AppSummary,
@@ -159,7 +166,7 @@ export class SessionEngine implements Backend {
       }
       this.rememberPlace(key, record);
       const events = (await ahead?.(record)) ?? (await readEvents(tx, record, config));
-      return { record, state: own, app, user, events };
+      return { record, state: sessionState(record, own), app, user, events };
     });
   }
 
@@ -190,7 +197,7 @@ export class SessionEngine implements Backend {
       // Each listed session's state and its user's, read in one more round.
       const ids = [...new Set(records.map((r) => r.userId))];
       const [own, users] = await Promise.all([
-        Promise.all(records.map((r) => readState(state, sessionScope(appName, r.userId, r.id)))),
+        Promise.all(records.map((r) => readSessionState(state, r))),
         Promise.all(ids.map((u) => readState(state, userScope(appName, u)))),
       ]);
       const userStates = new Map<string, StateRecord>(ids.map((u, i) => [u, users[i] ?? {}]));

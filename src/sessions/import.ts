@@ -19,7 +19,14 @@ import {
   type StoreSchema,
   type UserRecord,
 } from '../database/records/index.js';
-import { appScope, replaceState, sessionScope, userScope, writeState } from '../database/records/state.js';
+import {
+  appScope,
+  clearState,
+  sessionScope,
+  userScope,
+  writeSessionState,
+  writeState,
+} from '../database/records/state.js';
 import { storable } from './append.js';
 import type { ImportBatch, ImportOutcome } from './protocol.js';
 
@@ -97,25 +104,23 @@ async function readCounts(tx: ImportTx, sessions: Imported[]) {
   return { apps: appRecords, users: userRecords };
 }
 
-/** Removes what replacing `old` with `session` must not keep: its events and its own state, the latter replaced by `session`'s. */
+/** Removes what replacing `old` with `session` must not keep: its events and its own state. */
 async function replaceOld(tx: ImportTx, session: Imported, old: SessionRecord): Promise<void> {
   const events = tx.objectStore('events');
   events.delete(bound([old.uid, 0], [old.uid, Number.POSITIVE_INFINITY])).catch(ignore);
-  const scope = sessionScope(session.appName, session.userId, session.id);
-  await replaceState(tx.objectStore('state'), scope, splitDelta(session.state).session);
+  await clearState(tx.objectStore('state'), sessionScope(session.appName, session.userId, session.id));
 }
 
 /**
- * Issues the writes of one imported session (its own state only when `fresh`:
- * `replaceOld` wrote it otherwise): a new incarnation with its events at `seq`
- * 0..n-1 and its state a record per key. Returns the session record's put, the last request.
+ * Issues the writes of one imported session (after `replaceOld` if it replaces
+ * one): a new incarnation with its events at `seq` 0..n-1 and its state. Returns
+ * the session record's put, the last request.
  */
-function writeSession(tx: ImportTx, session: Imported, fresh: boolean): Promise<unknown> {
+function writeSession(tx: ImportTx, session: Imported): Promise<unknown> {
   const { appName, userId, id } = session;
   const events = tx.objectStore('events');
   const state = tx.objectStore('state');
   const scoped = splitDelta(session.state);
-  if (fresh) writeState(state, sessionScope(appName, userId, id), scoped.session);
   writeState(state, appScope(appName), scoped.app);
   writeState(state, userScope(appName, userId), scoped.user);
   const uid = newId();
@@ -127,6 +132,7 @@ function writeSession(tx: ImportTx, session: Imported, fresh: boolean): Promise<
     userId,
     id,
     uid,
+    state: {},
     // The format carries no creation time; the first event is the closest known to it.
     createTime: session.events[0]?.timestamp ?? session.lastUpdateTime,
     lastUpdateTime: session.lastUpdateTime,
@@ -134,6 +140,7 @@ function writeSession(tx: ImportTx, session: Imported, fresh: boolean): Promise<
     nextSeq: session.events.length,
     eventCount: session.events.length,
   };
+  writeSessionState(state, record, scoped.session);
   // Requests complete in order: once the record is written, so are its events.
   const written = tx.objectStore('sessions').put(record);
   written.catch(ignore);
@@ -211,7 +218,7 @@ export async function commitImport(
         (apps.get(appName) as AppRecord).sessionCount++;
         (users.get(keyString([appName, userId])) as UserRecord).sessionCount++;
       }
-      lastWrite = writeSession(tx, session, !old);
+      lastWrite = writeSession(tx, session);
       report(i + 1, lastWrite);
       outcome.sessions++;
       outcome.events += session.events.length;

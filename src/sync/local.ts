@@ -18,7 +18,14 @@ import {
   type StoreSchema,
   type UserRecord,
 } from '../database/records/index.js';
-import { appScope, readState, replaceState, sessionScope, userScope, writeState } from '../database/records/state.js';
+import {
+  appScope,
+  readSessionState,
+  replaceSessionState,
+  userScope,
+  writeSessionState,
+  writeState,
+} from '../database/records/state.js';
 import type { SyncMark, SyncUser } from '../database/records/sync.js';
 import type { Event } from '../types.js';
 import type { Placed, Positioned } from './wire.js';
@@ -64,9 +71,7 @@ export async function scanPending(db: Db<StoreSchema>, user: UserKey): Promise<P
   for (const r of records) {
     const m = markOf.get(r.id);
     if (m?.uid !== r.uid) {
-      creates.push(
-        readState(tx.objectStore('state'), sessionScope(r.appName, r.userId, r.id)).then((state) => ({ ...r, state })),
-      );
+      creates.push(readSessionState(tx.objectStore('state'), r).then((state) => ({ ...r, state })));
       scan.counts.set(r.id, r.nextSeq + 1);
     } else if (r.nextSeq > m.syncedNext || m.awaitingCreated) {
       scan.appends.push({ record: r, mark: m });
@@ -208,10 +213,10 @@ export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration
   updated.nextSeq = seq;
   updated.eventCount = record.eventCount - pendingBefore + incoming.length + rest.length;
   updated.revision = record.revision + 1;
-  tx.objectStore('sessions').put(updated).catch(ignore);
   // The session's state is the fold of the new order: replaced whole.
   const stateStore = tx.objectStore('state');
-  await replaceState(stateStore, sessionScope(...key), state);
+  await replaceSessionState(stateStore, updated, state);
+  tx.objectStore('sessions').put(updated).catch(ignore);
   writeState(stateStore, appScope(key[0]), appDelta);
   writeState(stateStore, userScope(key[0], key[1]), userDelta);
   marks.put(mark).catch(ignore);
@@ -219,9 +224,9 @@ export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration
     const fork = forkOf(record, forked, forkState);
     const taken = await tx.objectStore('sessions').getKey([fork.record.appName, fork.record.userId, fork.record.id]);
     if (taken === undefined) {
+      writeSessionState(stateStore, fork.record, fork.state);
       tx.objectStore('sessions').add(fork.record).catch(ignore);
       for (const e of fork.events) events.put(e).catch(ignore);
-      writeState(stateStore, sessionScope(key[0], key[1], fork.record.id), fork.state);
       app.sessionCount += 1;
       user.sessionCount += 1;
       tx.objectStore('appState').put(app).catch(ignore);
@@ -254,7 +259,9 @@ function forkOf(record: SessionRecord, forked: EventRecord[], state: Record<stri
     nextSeq: forked.length,
     eventCount: forked.length,
     lastUpdateTime: forked.at(-1)?.timestamp ?? record.lastUpdateTime,
+    state: {},
   };
+  delete fork.big;
   const events = forked.map((e, i) => ({ ...e, uid, seq: i }));
   const forkState = clone(state);
   for (const e of forked) applyDelta(forkState, splitDelta(eventOf(e).actions?.stateDelta).session);
@@ -317,13 +324,14 @@ export async function adoptCreated(
       userId: key[1],
       id: key[2],
       uid: newId(),
+      state: {},
       createTime: now,
       lastUpdateTime: now,
       revision: 0,
       nextSeq: 0,
       eventCount: 0,
     };
-    writeState(stateStore, sessionScope(...key), scoped.session);
+    writeSessionState(stateStore, created, scoped.session);
     writeState(stateStore, appScope(key[0]), scoped.app);
     writeState(stateStore, userScope(key[0], key[1]), scoped.user);
     app.sessionCount += 1;
@@ -343,15 +351,15 @@ export async function adoptCreated(
     }
     const [all, stored] = await Promise.all([
       tx.objectStore('events').getAll(eventsFrom(record.uid, 0)),
-      readState(stateStore, sessionScope(...key)),
+      readSessionState(stateStore, record),
     ]);
     const state = clone(scoped.session);
     for (const e of all) applyDelta(state, splitDelta(eventOf(e).actions?.stateDelta).session);
     // Its own creation coming back changes nothing: the app's session objects must not turn stale for it.
     if (JSON.stringify(state) !== JSON.stringify(stored)) {
       const updated: SessionRecord = { ...record, revision: record.revision + 1 };
+      await replaceSessionState(stateStore, updated, state);
       tx.objectStore('sessions').put(updated).catch(ignore);
-      await replaceState(stateStore, sessionScope(...key), state);
       changes.push(change('appended', updated, []));
     }
     tx.objectStore('syncSessions')

@@ -49,19 +49,44 @@ describe('an append writes what it changes', () => {
     await store.appendEvent({ session, event: event({ 'app:count': 2 }) });
     await store.appendEvent({ session, event: event({}) });
 
+    // The light session key rides in the head the append writes anyway; shared keys are a record each.
     expect(puts.map((p) => p.name).sort()).toEqual(
-      ['events', 'events', 'events', 'sessions', 'sessions', 'sessions', 'state', 'state', 'state'].sort(),
+      ['events', 'events', 'events', 'sessions', 'sessions', 'sessions', 'state', 'state'].sort(),
     );
     expect(puts.filter((p) => p.name === 'state').map((p) => p.value)).toEqual([
-      { k: ['s', 'a', 'u', 's', 'step'], v: 1 },
       { k: ['u', 'a', 'u', 'seen'], v: true },
       { k: ['a', 'a', 'count'], v: 2 },
     ]);
+    expect(puts.find((p) => p.name === 'sessions')?.value).toMatchObject({ state: { step: 1 } });
     // 600 KB of state, and no append wrote more than a few hundred bytes of it.
     const written = puts.reduce((sum, p) => sum + JSON.stringify(p.value).length, 0);
     expect(written).toBeLessThan(3000);
     const reloaded = (await store.getSession({ appName: 'a', userId: 'u', sessionId: 's' })) as Session;
     expect(reloaded.state).toEqual({ ...state, step: 1, 'user:seen': true, 'app:count': 2 });
+    await store.close();
+  });
+});
+
+describe('a session value kept by its weight', () => {
+  it('moves between the head and a record of its own as it grows and shrinks, the head staying small', async () => {
+    const store = new IndexedDbSessionService({ indexedDB: new IDBFactory(), dbName: 'weights' });
+    const session = await store.createSession({ appName: 'a', userId: 'u', sessionId: 's', state: { doc: 'small' } });
+    const puts = recordPuts();
+    const values = ['x'.repeat(5000), 'y', { list: Array.from({ length: 500 }, (_, i) => i) }, null, 'z'.repeat(900)];
+    // Many light keys too: past the head's share, they are records of their own as well.
+    for (let i = 0; i < 40; i++) values.push({ [`k${i}`]: 'v'.repeat(600) } as never);
+    let expected: Record<string, unknown> = { doc: 'small' };
+    for (const [i, value] of values.entries()) {
+      const delta = i < 5 ? { doc: value } : (value as Record<string, unknown>);
+      await store.appendEvent({ session, event: event(delta) });
+      expected = { ...expected, ...delta };
+      const reloaded = (await store.getSession({ appName: 'a', userId: 'u', sessionId: 's' })) as Session;
+      expect(reloaded.state).toEqual(expected);
+    }
+    const heads = puts.filter((p) => p.name === 'sessions').map((p) => JSON.stringify(p.value).length);
+    expect(Math.max(...heads)).toBeLessThan(10_000);
+    const listed = await store.listSessions({ appName: 'a', userId: 'u' });
+    expect(listed.sessions[0]?.state).toEqual(expected);
     await store.close();
   });
 });
@@ -75,7 +100,8 @@ describe('state across scopes after many appends', () => {
       return seed % k;
     };
     const keys = ['a', 'b', '__proto__', 'constructor', 'user:a', 'user:__proto__', 'app:a', 'app:b', 'temp:a'];
-    const values = [0, 'v', null, { nested: [1, { deep: true }] }, [], ''];
+    // Light values and heavy ones, so session keys move between the head and records of their own.
+    const values = [0, 'v', null, { nested: [1, { deep: true }] }, [], '', 'h'.repeat(3000)];
     const addresses = [
       { appName: 'one', userId: 'ada', sessionId: 's1' },
       { appName: 'one', userId: 'ada', sessionId: 's2' },

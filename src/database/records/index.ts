@@ -9,17 +9,15 @@ import type { Event } from '../../types.js';
 import type { ArtifactKey, ArtifactRecord } from './artifacts.js';
 import type { MemoryKey, MemoryRecord, MemoryVersionRecord } from './memory.js';
 import type { SearchShardKey, SearchShardRecord } from './search.js';
-import type { StateEntry } from './state.js';
+import type { SessionHead, StateEntry } from './state.js';
 import type { SyncMark, SyncUser } from './sync.js';
 
 /**
  * A session's head: small whatever the session holds, so the append that
- * rewrites it costs the same at any size. Its state is kept per key (./state.ts).
+ * rewrites it costs the same at any size. It carries the session's light state
+ * values; heavy ones are kept per key (./state.ts).
  */
-export interface SessionRecord {
-  appName: string;
-  userId: string;
-  id: string;
+export interface SessionRecord extends SessionHead {
   /** Unique per incarnation: a session deleted and created again gets a new one. */
   uid: string;
   createTime: number;

@@ -53,3 +53,107 @@ export async function replaceState(store: StateStore, scope: string[], state: St
   await clearState(store, scope);
   writeState(store, scope, state);
 }
+
+/**
+ * A session's own state is split by weight: light values ride in its head
+ * (`state`), which an append rewrites anyway, so setting them costs no request
+ * of its own; heavy ones get a record per key, named in `big`. A key lives in one
+ * place only. The head stays small: a value over `LIGHT` bytes, or one that
+ * would take the head's values over `HEAD`, goes to a record.
+ */
+export interface SessionHead {
+  appName: string;
+  userId: string;
+  id: string;
+  state: StateRecord;
+  big?: string[];
+}
+
+const LIGHT = 1024;
+const HEAD = 8192;
+
+/** Roughly `value`'s bytes, counted no further than past `limit`; anything but plain data counts as heavy. */
+function weight(value: unknown, limit: number): number {
+  let total = 0;
+  const stack = [value];
+  while (stack.length > 0 && total <= limit) {
+    const v = stack.pop();
+    if (typeof v === 'string') total += v.length + 2;
+    else if (v === null || ['number', 'boolean', 'undefined', 'bigint'].includes(typeof v)) total += 8;
+    else if (Array.isArray(v)) {
+      total += 2;
+      for (let i = 0; i < v.length && i <= limit; i++) stack.push(v[i]);
+    } else if (typeof v === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(v))) {
+      total += 2;
+      for (const k in v) {
+        total += k.length + 4;
+        stack.push((v as StateRecord)[k]);
+        if (total > limit) break;
+      }
+    } else return limit + 1;
+  }
+  return total;
+}
+
+/** Sets `delta`'s keys on `head` (changed in place); returns the heavy ones to write as records and the records to remove. */
+export function placeState(head: SessionHead, delta: StateRecord): { heavy: StateRecord; drop: string[] } {
+  const heavy: StateRecord = {};
+  const drop: string[] = [];
+  let total = weight(head.state, HEAD);
+  for (const key of Object.keys(delta)) {
+    const value = delta[key];
+    const before = Object.hasOwn(head.state, key) ? weight(head.state[key], LIGHT) + key.length : 0;
+    const w = weight(value, LIGHT) + key.length;
+    const wasBig = head.big?.includes(key);
+    total -= before;
+    if (w <= LIGHT && total + w <= HEAD) {
+      setOwn(head.state, key, value);
+      total += w;
+      if (wasBig) {
+        drop.push(key);
+        head.big = head.big?.filter((k) => k !== key);
+      }
+    } else {
+      delete head.state[key];
+      setOwn(heavy, key, value);
+      if (!wasBig) head.big = [...(head.big ?? []), key];
+    }
+  }
+  if (head.big?.length === 0) delete head.big;
+  return { heavy, drop };
+}
+
+const scopeOf = (head: SessionHead): string[] => sessionScope(head.appName, head.userId, head.id);
+
+/**
+ * Sets `delta`'s keys in a session: light ones on `head` (the caller puts it
+ * after), heavy ones as records. Throws what a put throws, `head` then as it was.
+ */
+export function writeSessionState(store: StateStore, head: SessionHead, delta: StateRecord): void {
+  const { state, big } = head;
+  head.state = { ...state };
+  try {
+    const { heavy, drop } = placeState(head, delta);
+    writeState(store, scopeOf(head), heavy);
+    for (const key of drop) store.delete([...scopeOf(head), key]).catch(ignore);
+  } catch (error) {
+    Object.assign(head, { state, big });
+    throw error;
+  }
+}
+
+/** Replaces a session's state whole (the caller puts `head` after). */
+export async function replaceSessionState(store: StateStore, head: SessionHead, state: StateRecord): Promise<void> {
+  head.state = {};
+  delete head.big;
+  await clearState(store, scopeOf(head));
+  writeSessionState(store, head, state);
+}
+
+/** A session's own state from its head and the records of its scope (`heavy`, read alongside). */
+export const sessionState = (head: SessionHead, heavy?: StateRecord): StateRecord => ({ ...head.state, ...heavy });
+
+/** A session's own state, reading its heavy keys only if it has any. */
+export async function readSessionState(store: StateStore, head: SessionHead): Promise<StateRecord> {
+  return sessionState(head, head.big && (await readState(store, scopeOf(head))));
+}
