@@ -72,38 +72,24 @@ export interface SessionHead {
 const LIGHT = 1024;
 const HEAD = 8192;
 
-/** Roughly `value`'s bytes, counted no further than past `limit`; anything but plain data counts as heavy. */
-function weight(value: unknown, limit: number): number {
-  let total = 0;
-  const stack = [value];
-  while (stack.length > 0 && total <= limit) {
-    const v = stack.pop();
-    if (typeof v === 'string') total += v.length + 2;
-    else if (v === null || ['number', 'boolean', 'undefined', 'bigint'].includes(typeof v)) total += 8;
-    else if (Array.isArray(v)) {
-      total += 2;
-      for (let i = 0; i < v.length && i <= limit; i++) stack.push(v[i]);
-    } else if (typeof v === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(v))) {
-      total += 2;
-      for (const k in v) {
-        total += k.length + 4;
-        stack.push((v as StateRecord)[k]);
-        if (total > limit) break;
-      }
-    } else return limit + 1;
+/** A value's weight: the length of its JSON text (state is JSON data here); one JSON cannot write is heavy. */
+function weight(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    return HEAD;
   }
-  return total;
 }
 
 /** Sets `delta`'s keys on `head` (changed in place); returns the heavy ones to write as records and the records to remove. */
 export function placeState(head: SessionHead, delta: StateRecord): { heavy: StateRecord; drop: string[] } {
   const heavy: StateRecord = {};
   const drop: string[] = [];
-  let total = weight(head.state, HEAD);
+  let total = weight(head.state);
   for (const key of Object.keys(delta)) {
     const value = delta[key];
-    const before = Object.hasOwn(head.state, key) ? weight(head.state[key], LIGHT) + key.length : 0;
-    const w = weight(value, LIGHT) + key.length;
+    const before = Object.hasOwn(head.state, key) ? weight(head.state[key]) + key.length : 0;
+    const w = weight(value) + key.length;
     const wasBig = head.big?.includes(key);
     total -= before;
     if (w <= LIGHT && total + w <= HEAD) {
