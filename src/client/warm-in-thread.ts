@@ -1,6 +1,6 @@
 /**
  * The in-thread store's later parts (artifacts, search, memory, the boundary
- * checks, sync), fetched soon after its engine while the page is surely still
+ * checks, sync, imports), fetched soon after its engine while the page is surely still
  * online, so their first use needs no network (see `host/lazy.ts`). A module of
  * its own, loaded with `import()`: the page carries one import, not the list.
  */
@@ -13,5 +13,6 @@ export function warmInThread(): Promise<void> {
     () => import('../memory/host.js'),
     () => import('../sessions/checked.js'),
     () => import('../sync/host.js'),
+    () => import('../sessions/import.js'),
   ]);
 }

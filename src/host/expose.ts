@@ -77,6 +77,8 @@ const PARTS = {
   search: () => import('../search/host.js'),
   memory: () => import('../memory/host.js'),
   sync: () => import('../sync/host.js'),
+  // Loaded by the session engine itself on an import's first call; warmed here so an offline import finds it.
+  imports: () => import('../sessions/import.js'),
 };
 
 /** A part's methods, as the host calls them: with whatever arrived. */

@@ -7,6 +7,7 @@
 
 import { normalizeStorageError, QuotaExceededError } from '../core/errors.js';
 import { GroupQueue, type Settled } from '../core/group-commit.js';
+import { lazy } from '../core/lazy.js';
 import { newId } from '../core/ids.js';
 import { isEmpty, type StateRecord, splitDelta } from '../core/state.js';
 import type { StoreChange } from '../database/changes.js';
@@ -38,7 +39,7 @@ import type {
 import { commitGroup, type GroupOptions, type GroupResult, isDuplicateId, RememberedRecordStale } from './append.js';
 import { type Created, type CreateOrder, commitCreates } from './create.js';
 import { cleanupOnImport, decrementCounts, removeSession } from './delete.js';
-import { commitImport, type ImportExtra } from './import.js';
+import type { ImportExtra } from './import.js';
 import type {
   AppendBatch,
   AppendOutcome,
@@ -66,6 +67,9 @@ const strictness: Record<Durability, number> = {
 
 /** Most session places an engine remembers for its reads. */
 const REMEMBERED_PLACES = 10_000;
+/** Imports are rare: their code is fetched on first use, not at start-up. */
+const importer = lazy(() => import('./import.js'));
+
 /** Most session records an engine remembers for its appends. */
 const REMEMBERED_RECORDS = 1_000;
 const sessionKeyString = (appName: string, userId: string, sessionId: string): string =>
@@ -364,6 +368,7 @@ export class SessionEngine implements Backend {
     onProgress?: (processed: number) => void,
     extra?: ImportExtra,
   ): Promise<ImportOutcome> {
+    const { commitImport } = await importer();
     const { outcome, changes } = await this.run((db) =>
       commitImport(db, batch, this.durability, onProgress, extra ?? cleanupOnImport(this.database.sessionCleanups)),
     );
