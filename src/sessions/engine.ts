@@ -7,21 +7,14 @@
 
 import { normalizeStorageError, QuotaExceededError } from '../core/errors.js';
 import { GroupQueue, type Settled } from '../core/group-commit.js';
-import { lazy } from '../core/lazy.js';
 import { newId } from '../core/ids.js';
+import { lazy } from '../core/lazy.js';
 import { isEmpty, type StateRecord, splitDelta } from '../core/state.js';
 import type { StoreChange } from '../database/changes.js';
 import type { Database } from '../database/database.js';
-import { bound, type Db } from '../database/idb/index.js';
+import { bound, type Db, handled } from '../database/idb/index.js';
 import { ALL_STORES, eventOf, eventsText, type SessionRecord, type StoreSchema } from '../database/records/index.js';
-import {
-  appScope,
-  readSessionState,
-  readState,
-  sessionScope,
-  sessionState,
-  userScope,
-} from '../database/records/state.js';
+import { appScope, readSessionState, readState, userScope } from '../database/records/state.js';
 import type {
   AppStateRequest,
   AppSummary,
@@ -158,19 +151,20 @@ export class SessionEngine implements Backend {
       const state = tx.objectStore('state');
       const reads = Promise.all([
         tx.objectStore('sessions').get([appName, userId, sessionId]),
-        readState(state, sessionScope(appName, userId, sessionId)),
         readState(state, appScope(appName)),
         readState(state, userScope(appName, userId)),
       ]);
       const ahead = place && readAhead(tx, place, config);
-      const [record, own, app, user] = await reads;
+      const [record, app, user] = await reads;
       if (!record) {
         this.places.delete(key);
         return undefined;
       }
       this.rememberPlace(key, record);
+      // A session's heavy keys, if it has any, are read alongside its events.
+      const own = handled(readSessionState(state, record));
       const events = (await ahead?.(record)) ?? (await readEvents(tx, record, config));
-      return { record, state: sessionState(record, own), app, user, events };
+      return { record, state: await own, app, user, events };
     });
   }
 

@@ -85,27 +85,24 @@ function weight(value: unknown): number {
 export function placeState(head: SessionHead, delta: StateRecord): { heavy: StateRecord; drop: string[] } {
   const heavy: StateRecord = {};
   const drop: string[] = [];
+  const big = new Set(head.big);
   let total = weight(head.state);
   for (const key of Object.keys(delta)) {
     const value = delta[key];
-    const before = Object.hasOwn(head.state, key) ? weight(head.state[key]) + key.length : 0;
     const w = weight(value) + key.length;
-    const wasBig = head.big?.includes(key);
-    total -= before;
+    if (Object.hasOwn(head.state, key)) total -= weight(head.state[key]) + key.length;
     if (w <= LIGHT && total + w <= HEAD) {
       setOwn(head.state, key, value);
       total += w;
-      if (wasBig) {
-        drop.push(key);
-        head.big = head.big?.filter((k) => k !== key);
-      }
+      if (big.delete(key)) drop.push(key);
     } else {
       delete head.state[key];
       setOwn(heavy, key, value);
-      if (!wasBig) head.big = [...(head.big ?? []), key];
+      big.add(key);
     }
   }
-  if (head.big?.length === 0) delete head.big;
+  head.big = [...big];
+  if (!big.size) delete head.big;
   return { heavy, drop };
 }
 
@@ -136,10 +133,7 @@ export async function replaceSessionState(store: StateStore, head: SessionHead, 
   writeSessionState(store, head, state);
 }
 
-/** A session's own state from its head and the records of its scope (`heavy`, read alongside). */
-export const sessionState = (head: SessionHead, heavy?: StateRecord): StateRecord => ({ ...head.state, ...heavy });
-
-/** A session's own state, reading its heavy keys only if it has any. */
+/** A session's own state: its head's light keys, and its heavy ones read only if it has any. */
 export async function readSessionState(store: StateStore, head: SessionHead): Promise<StateRecord> {
-  return sessionState(head, head.big && (await readState(store, scopeOf(head))));
+  return { ...head.state, ...(head.big && (await readState(store, scopeOf(head)))) };
 }
