@@ -6,7 +6,7 @@
  * (src/types.ts, src/public/) sit beside core: every layer may name them.
  */
 const slices = 'artifacts|search|memory|sync|transfer|live';
-const integrations = 'adk|react|ai-sdk|vite';
+const integrations = 'adk|react|ai-sdk|vite|inspector';
 const publicTypes = '^src/(types\\.ts|public/)';
 const below = (...folders) => [`^src/(${folders.join('|')})/`, publicTypes];
 
@@ -68,7 +68,7 @@ export default {
     ),
     only(
       'integrations-on-the-public-api',
-      'adk/, react/, ai-sdk/ and vite/ are built on the public entry (and core utilities), like an app.',
+      'adk/, react/, ai-sdk/, vite/ and inspector/ are built on the public entry (and core utilities), like an app.',
       `^src/(${integrations})/`,
       [...below('core', integrations), '^src/index\\.ts$'],
     ),
@@ -77,6 +77,7 @@ export default {
       '^src/index\\.ts$',
       `^src/(${integrations})/index\\.ts$`,
       '^src/ai-sdk/react\\.ts$',
+      '^src/inspector/react\\.ts$',
     ]),
   ],
   options: {

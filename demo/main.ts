@@ -5,8 +5,14 @@
  * store mode (`auto`, `shared`, `dedicated`, `in-thread`).
  */
 import './styles/theme.css';
-import './styles/layout.css';
+import './styles/frame.css';
+import './styles/sidebar.css';
+import './styles/session-list.css';
+import './styles/search.css';
 import './styles/session.css';
+import './styles/events.css';
+import './styles/state.css';
+import './styles/attachments.css';
 import './styles/feedback.css';
 import './styles/responsive.css';
 import { openSessionStore, type SessionStore, type StoreMode } from '../src/index.js';
@@ -146,6 +152,7 @@ async function sync(): Promise<void> {
   document.title = `${selection.session?.id ?? selection.user ?? selection.app ?? 'Sessions'} · ADK Session Inspector`;
   sidebar.render();
   search.selectionChanged();
+  syncPanel.selectionChanged(selection);
   await Promise.all([appChanged ? sidebar.refresh() : null, list.refresh(), view.show(selection)]);
 }
 

@@ -155,7 +155,8 @@ export class SearchPanel {
               h(
                 'span',
                 { class: 'search-hit-head' },
-                h('span', { class: 'mono' }, hit.sessionId),
+                // One line, cut with an ellipsis where narrow: the whole id stays in the text (and name) and title.
+                h('span', { class: 'mono search-hit-session', title: hit.sessionId }, hit.sessionId),
                 h('span', { class: 'muted' }, hit.author ?? ''),
                 h('time', { class: 'muted' }, relativeTime(hit.timestamp, now)),
               ),

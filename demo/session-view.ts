@@ -6,10 +6,12 @@
 import type { Event, Session, StoreChange } from '../src/index.js';
 import { runTurn } from './agent.js';
 import { ArtifactsPanel, attachFiles, eventAttachments, ObjectUrls } from './attachments.js';
-import { type PendingConfirmation, pendingConfirmation } from './confirmation.js';
+import { ConfirmBar } from './confirm-bar.js';
+import { pendingConfirmation } from './confirmation.js';
 import type { Inspector } from './context.js';
 import { confirmDialog } from './dialogs.js';
 import { acceptFileDrops, h, replace, throttle } from './dom.js';
+import { FollowScroll } from './follow-scroll.js';
 import { formatBytes, formatCount } from './format.js';
 import { loadAdkAgent } from './load-adk-agent.js';
 import type { Selection } from './route.js';
@@ -20,6 +22,14 @@ import { renderEvents, revealEvent } from './timeline.js';
 /** Events loaded at first, and added by each "Load earlier events". */
 export const WINDOW_STEP = 200;
 
+const HINTS = {
+  demo: {
+    placeholder: 'Message the demo agent',
+    hint: 'Try "my name is Ada", "add 2 and 3", "what time is it", "help".',
+  },
+  adk: { placeholder: 'Message the ADK agent', hint: 'Try "send 5 to Bob" (it asks first), "add 2 and 3".' },
+};
+
 export class SessionView {
   readonly el: HTMLElement;
   private readonly head = h('header', { class: 'detail-head' });
@@ -27,19 +37,23 @@ export class SessionView {
   private readonly earlier = h('button', { type: 'button', class: 'ghost small earlier' }, 'Load earlier events');
   private readonly scroller = h('div', { class: 'timeline-scroll' }, this.earlier, this.timeline);
   private readonly eventsTitle = h('h3', { class: 'col-title' }, 'Events');
+  private readonly follow = new FollowScroll(this.scroller);
+  /** What to try, under the box rather than in its placeholder: a placeholder is cut at the box's width. */
+  private readonly hint = h('p', { class: 'composer-hint', id: 'composer-hint' }, HINTS.demo.hint);
   private readonly input = h('input', {
     name: 'message',
     class: 'message',
     autocomplete: 'off',
-    placeholder: 'Message the demo agent. Try "my name is Ada", "add 2 and 3", "what time is it", "help"',
+    placeholder: HINTS.demo.placeholder,
     'aria-label': 'Message',
+    'aria-describedby': 'composer-hint',
   });
   private readonly send = h('button', { type: 'submit', class: 'primary' }, 'Send');
   /** Files go to the store as they are (a `File` is a Blob); the button opens the picker. */
   private readonly files = h('input', {
     type: 'file',
     multiple: true,
-    class: 'visually-hidden',
+    class: 'sr-only',
     tabindex: -1,
     'aria-hidden': 'true',
   });
@@ -61,29 +75,25 @@ export class SessionView {
   private readonly composer = h(
     'form',
     { class: 'composer' },
-    this.agent,
-    this.attach,
-    this.files,
-    this.input,
-    this.send,
+    h('div', { class: 'composer-tools' }, this.agent, this.attach, this.files),
+    h('div', { class: 'composer-main' }, this.input, this.send),
+    this.hint,
   );
   /** ADK's human-in-the-loop: shown while a tool call waits for the user's answer. */
-  private readonly confirmText = h('p', { class: 'confirm-text' });
-  private readonly approve = h('button', { type: 'button', class: 'primary' }, 'Approve');
-  private readonly reject = h('button', { type: 'button', class: 'ghost' }, 'Reject');
-  private readonly confirmBar = h(
-    'div',
-    { class: 'confirm-bar', role: 'group', 'aria-label': 'Confirmation' },
-    this.confirmText,
-    this.approve,
-    this.reject,
-  );
-  private pending: PendingConfirmation | undefined;
+  private readonly confirmBar = new ConfirmBar((confirm) => void this.answer(confirm));
   private readonly state = h('aside', { class: 'state-col', 'aria-label': 'State' });
   private readonly body = h(
     'div',
     { class: 'detail-body' },
-    h('div', { class: 'timeline-col' }, this.eventsTitle, this.scroller, this.confirmBar, this.progress, this.composer),
+    h(
+      'div',
+      { class: 'timeline-col' },
+      this.eventsTitle,
+      this.scroller,
+      this.confirmBar.el,
+      this.progress,
+      this.composer,
+    ),
     this.state,
   );
   private readonly placeholder = h('div', { class: 'detail-empty' });
@@ -102,10 +112,9 @@ export class SessionView {
       void this.chat();
     });
     this.agent.addEventListener('change', () => {
-      this.input.placeholder =
-        this.agent.value === 'adk'
-          ? 'Message the ADK agent. Try "send 5 to Bob" (it asks first), "add 2 and 3"'
-          : 'Message the demo agent. Try "my name is Ada", "add 2 and 3", "what time is it", "help"';
+      const hints = this.agent.value === 'adk' ? HINTS.adk : HINTS.demo;
+      this.input.placeholder = hints.placeholder;
+      this.hint.textContent = hints.hint;
     });
     this.attach.addEventListener('click', () => this.files.click());
     this.files.addEventListener('change', () => {
@@ -114,9 +123,6 @@ export class SessionView {
       void this.attachAll(picked);
     });
     this.acceptDrops();
-    this.approve.addEventListener('click', () => void this.answer(true));
-    this.reject.addEventListener('click', () => void this.answer(false));
-    this.confirmBar.hidden = true;
     this.earlier.addEventListener('click', () => {
       this.window += WINDOW_STEP;
       void this.reload({ full: true });
@@ -195,23 +201,13 @@ export class SessionView {
     }
     this.session = loaded;
     this.render(loaded, options.full);
-    this.showConfirmation(pendingConfirmation(loaded.events));
-  }
-
-  private showConfirmation(pending: PendingConfirmation | undefined): void {
-    this.pending = pending;
-    this.confirmBar.hidden = !pending;
-    if (!pending) return;
-    const args = Object.entries(pending.args)
-      .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
-      .join(', ');
-    replace(this.confirmText, 'The ADK agent asks to run ', h('code', null, `${pending.tool}(${args})`), '.');
+    this.confirmBar.show(pendingConfirmation(loaded.events));
   }
 
   /** The user's answer to ADK's confirmation request, sent as ADK expects it: a function response. */
   private async answer(confirm: boolean): Promise<void> {
     const session = this.session;
-    const pending = this.pending;
+    const pending = this.confirmBar.pending;
     if (!session || !pending || this.turnRunning) return;
     await this.busy(async () => {
       const { runAdkTurn } = await loadAdkAgent();
@@ -222,7 +218,7 @@ export class SessionView {
   /** Runs one turn with the composer locked; errors go to the status bar. */
   private async busy(turn: () => Promise<void>): Promise<boolean> {
     this.turnRunning = true;
-    this.send.disabled = this.approve.disabled = this.reject.disabled = true;
+    this.send.disabled = this.confirmBar.disabled = true;
     this.composer.setAttribute('aria-busy', 'true');
     let ok = false;
     try {
@@ -232,7 +228,7 @@ export class SessionView {
       this.inspector.status.error('The message was not stored', error);
     } finally {
       this.turnRunning = false;
-      this.send.disabled = this.approve.disabled = this.reject.disabled = false;
+      this.send.disabled = this.confirmBar.disabled = false;
       this.composer.removeAttribute('aria-busy');
       this.input.focus();
     }
@@ -247,18 +243,13 @@ export class SessionView {
     replace(this.placeholder, ...placeholderContent(why, this.key));
   }
 
-  private atBottom(): boolean {
-    const s = this.scroller;
-    return s.scrollHeight - s.scrollTop - s.clientHeight < 48;
-  }
-
   private render(session: Session, full: boolean): void {
     this.head.hidden = false;
     this.body.hidden = false;
     this.placeholder.hidden = true;
     const complete = session.events.length < this.window;
     this.renderHead(session, complete);
-    const stick = this.atBottom() || this.rendered.length === 0;
+    const opened = this.rendered.length === 0;
     const lastShown = this.rendered.at(-1);
     const at = lastShown && !full ? session.events.findIndex((e) => e.id === lastShown.id) : -1;
     if (at >= 0) {
@@ -299,7 +290,8 @@ export class SessionView {
       this.artifacts.el,
     );
     this.artifacts.show(session);
-    if (stick) this.scroller.scrollTop = this.scroller.scrollHeight;
+    if (opened) this.follow.follow();
+    else this.follow.added();
     if (this.wantFocus) {
       this.wantFocus = false;
       this.input.focus();

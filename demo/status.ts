@@ -1,9 +1,12 @@
 /**
  * Feedback for long and failing operations: a status bar with progress bars
- * (one per running task) and polite announcements, and an alert area for errors
- * that stays until dismissed.
+ * (one per running task) and polite announcements that clear after a few seconds,
+ * and an alert area for errors that stays until dismissed.
  */
 import { h, replace } from './dom.js';
+
+/** How long a message stays in the status bar (ms): long enough to read, gone before it is stale. */
+export const MESSAGE_MS = 8_000;
 
 export interface Task {
   progress(done: number, total: number, detail?: string): void;
@@ -24,6 +27,7 @@ export class Status {
   readonly alerts: HTMLElement;
   private readonly message: HTMLElement;
   private readonly tasks: HTMLElement;
+  private clearing: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
     this.message = h('span', { class: 'status-message', role: 'status', 'aria-live': 'polite' });
@@ -32,8 +36,13 @@ export class Status {
     this.alerts = h('div', { class: 'alerts' });
   }
 
+  /** Shows `text` until the next message, or for `MESSAGE_MS`: an old message would read as news. */
   say(text: string): void {
+    clearTimeout(this.clearing);
     this.message.textContent = text;
+    this.clearing = setTimeout(() => {
+      this.message.textContent = '';
+    }, MESSAGE_MS);
   }
 
   error(title: string, error: unknown): void {

@@ -1,12 +1,15 @@
 /**
  * Sync: the server URL, token and whose sessions to sync (kept in this
  * browser), a "Sync now" button, and the status the store reports: online or
- * offline, pending changes, last successful sync, last error.
+ * offline, pending changes, last successful sync, last error. Until settings are
+ * saved or typed, whose sessions follow the selected app and user: syncing an app
+ * that is not there would add it, empty, to the app list.
  */
 import type { SessionStore, SyncHandle, SyncStatus } from '../src/index.js';
 import { DEFAULT_APP, DEFAULT_USER } from './context.js';
 import { h, replace } from './dom.js';
 import { relativeTime } from './format.js';
+import type { Selection } from './route.js';
 
 const SETTINGS_KEY = 'idb-adk-sessions-demo:sync';
 
@@ -26,8 +29,8 @@ export class SyncPanel {
   private handle: SyncHandle | undefined;
   private readonly url = h('input', { type: 'url', placeholder: 'http://127.0.0.1:8787', autocomplete: 'off' });
   private readonly token = h('input', { type: 'password', autocomplete: 'off' });
-  private readonly appName = h('input', { type: 'text', autocomplete: 'off' });
-  private readonly userId = h('input', { type: 'text', autocomplete: 'off' });
+  private readonly appName = h('input', { type: 'text', autocomplete: 'off', required: true });
+  private readonly userId = h('input', { type: 'text', autocomplete: 'off', required: true });
   private readonly connect = h('button', { type: 'submit', class: 'small' }, 'Connect');
   private readonly now = h('button', { type: 'button', class: 'small', disabled: true }, 'Sync now');
   // Polite live text, not role=status: the page's status bar is its one status region.
@@ -37,6 +40,8 @@ export class SyncPanel {
     'Not syncing',
   );
   private readonly facts = h('dl', { class: 'storage-facts sync-facts' });
+  /** Whose sessions were saved or typed: then the selection no longer fills them in. */
+  private chosen: boolean;
 
   constructor(private readonly store: SessionStore) {
     const saved = load();
@@ -44,6 +49,12 @@ export class SyncPanel {
     this.token.value = saved?.token ?? '';
     this.appName.value = saved?.appName ?? DEFAULT_APP;
     this.userId.value = saved?.userId ?? DEFAULT_USER;
+    this.chosen = saved !== undefined;
+    for (const input of [this.appName, this.userId]) {
+      input.addEventListener('input', () => {
+        this.chosen = true;
+      });
+    }
     const form = h(
       'form',
       { class: 'sync-form', 'aria-label': 'Sync settings' },
@@ -67,6 +78,13 @@ export class SyncPanel {
       form,
     );
     if (saved) void this.start(saved);
+  }
+
+  /** Fills in the selected app and user (the open session's owner when "All users" is listed). */
+  selectionChanged({ app, user, session }: Selection): void {
+    if (this.chosen || this.handle) return;
+    this.appName.value = app ?? DEFAULT_APP;
+    this.userId.value = user ?? session?.userId ?? (app ? '' : DEFAULT_USER);
   }
 
   private settings(): Settings {

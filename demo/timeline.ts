@@ -100,9 +100,13 @@ export function eventView(event: Event, extra?: (event: Event) => Child): HTMLLI
         ? h('span', { class: 'role', title: 'content.role' }, event.content.role)
         : null,
       flags.map((f) => h('span', { class: 'flag' }, f)),
-      h('span', { class: 'spacer' }),
-      h('span', { class: 'mono event-id', title: `event id ${event.id}` }, shortId(event.id)),
-      h('time', { class: 'mono event-time', title: dateTime(event.timestamp) }, clockTime(event.timestamp)),
+      // Id and time stay together at the right; on a narrow column they move to a line of their own.
+      h(
+        'span',
+        { class: 'event-stamp' },
+        h('span', { class: 'mono event-id', title: `event id ${event.id}` }, shortId(event.id)),
+        h('time', { class: 'mono event-time', title: dateTime(event.timestamp) }, clockTime(event.timestamp)),
+      ),
     ),
     parts.length > 0 ? h('div', { class: 'event-body' }, parts.map(partView)) : null,
     extra?.(event),

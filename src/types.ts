@@ -1,6 +1,7 @@
 /**
  * The session service's method shapes. Its data types are declared, with TSDoc, in
- * `public/` (re-exported here); the zod schemas in `core/schema.ts` check them at run time.
+ * `public/` (re-exported here); the zod schemas (`core/schema.ts` and each capability's
+ * `schema.ts`) check them at run time.
  */
 import type { AppSummary, ListUsersRequest, UserSummary } from './public/catalog.js';
 import type {

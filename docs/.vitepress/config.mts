@@ -43,7 +43,7 @@ export default defineConfig({
           { text: 'Search and memory', link: '/search-and-memory' },
           { text: 'Sync and the server', link: '/sync' },
           { text: 'Export and import', link: '/export-import' },
-          { text: 'The inspector (demo)', link: '/inspector' },
+          { text: 'The inspector', link: '/inspector' },
         ],
       },
       {

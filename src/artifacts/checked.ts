@@ -2,7 +2,7 @@
  * The artifact requests behind the store's boundary check: each one validated
  * (the page is another realm, or an app's code in this one), ADK's `Part`
  * turned into a body, then handed to the artifact engine. A worker host serves
- * it and an in-thread store calls it; Blobs arrive by reference.
+ * it and an in-thread store calls it, the same way; Blobs arrive by reference.
  */
 
 import { base64ToBytes } from '../core/base64.js';
@@ -11,7 +11,7 @@ import { withJsonField } from '../core/json.js';
 import { validate } from '../core/schema.js';
 import { checkImport } from '../sessions/checked.js';
 import { base64Form } from './base64-form.js';
-import type { ArtifactEngine } from './engine.js';
+import { type ArtifactEngineOptions, type ArtifactHost, artifactEngineFor } from './engine.js';
 import { checkArtifactImports } from './imports.js';
 import { keptFields, PART_JSON } from './part.js';
 import type { ArtifactBackend } from './protocol.js';
@@ -29,8 +29,16 @@ import {
 const OCTET_STREAM = 'application/octet-stream';
 const TEXT = 'text/plain';
 
-/** The artifact methods over the engine `engine()` gives (it may throw, as a host's does before hello). */
-export function checkedArtifacts(engine: () => ArtifactEngine): ArtifactBackend {
+/**
+ * The artifact methods of the store `host()` gives (it may throw, as a host's
+ * does before hello). A store's artifact engine keeps the options of whoever
+ * made it first (see `artifactEngineFor`): given `options` (a store in this
+ * thread, its engine at hand), it is made now, with them; a worker host passes
+ * none and its first call makes it.
+ */
+export function checked(host: () => ArtifactHost, options?: ArtifactEngineOptions): ArtifactBackend {
+  const made = options && artifactEngineFor(host(), options);
+  const engine = () => made ?? artifactEngineFor(host());
   return {
     saveArtifact: async (request) => {
       // The Part in its JSON form (a Date becomes its string) is what is checked and kept.
@@ -92,17 +100,14 @@ export function checkedArtifacts(engine: () => ArtifactEngine): ArtifactBackend 
       // The name arrives beside the request, from a page that is trusted no more than its request.
       return engine().saveArtifact(validate('saveArtifactBlob', artifactWriteSchema, write));
     },
-    loadArtifact: async (request) =>
-      engine().loadArtifact(validate('loadArtifact', artifactVersionRequestSchema, request)),
-    listArtifactKeys: async (request) =>
-      engine().listArtifactKeys(validate('listArtifactKeys', artifactKeySchema, request)),
-    deleteArtifact: async (request) => engine().deleteArtifact(validate('deleteArtifact', artifactFileSchema, request)),
-    listArtifactVersions: async (request) =>
-      engine().listArtifactVersions(validate('listArtifactVersions', artifactFileSchema, request)),
-    getArtifactVersion: async (request) =>
-      engine().getArtifactVersion(validate('getArtifactVersion', artifactVersionRequestSchema, request)),
-    artifactUsage: async (request) =>
-      engine().artifactUsage(validate('artifactUsage', artifactUsageRequestSchema, request)),
+    loadArtifact: async (r) => engine().loadArtifact(validate('loadArtifact', artifactVersionRequestSchema, r)),
+    listArtifactKeys: async (r) => engine().listArtifactKeys(validate('listArtifactKeys', artifactKeySchema, r)),
+    deleteArtifact: async (r) => engine().deleteArtifact(validate('deleteArtifact', artifactFileSchema, r)),
+    listArtifactVersions: async (r) =>
+      engine().listArtifactVersions(validate('listArtifactVersions', artifactFileSchema, r)),
+    getArtifactVersion: async (r) =>
+      engine().getArtifactVersion(validate('getArtifactVersion', artifactVersionRequestSchema, r)),
+    artifactUsage: async (r) => engine().artifactUsage(validate('artifactUsage', artifactUsageRequestSchema, r)),
     importWithArtifacts: async (request, artifacts, onProgress) => {
       const batch = await checkImport('importArchive', request);
       return engine().importWithArtifacts(batch, checkArtifactImports(batch.sessions, artifacts), onProgress);

@@ -67,7 +67,7 @@ export const ARTIFACT_METHODS = {
 
 /**
  * What the page-side front asks of the store, requests as the caller gave them:
- * the boundary check (`checkedArtifacts`) validates and converts them.
+ * the boundary check (`checked` in checked.ts) validates and converts them.
  */
 export interface ArtifactBackend {
   /** Stores ADK's `Part` as a new version, numbered inside the write transaction; resolves its number. */

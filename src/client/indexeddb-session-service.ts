@@ -11,7 +11,7 @@ import { engineOf, registerEngine } from '../host/engine-of.js';
 import { exposeEngine } from '../host/expose.js';
 import { type EngineOptions, type EngineTestingOptions, StoreEngine } from '../host/store-engine.js';
 import { type SearchOptions, searchEngineFor } from '../search/engine.js';
-import { checkedBackend } from '../sessions/checked.js';
+import { checked } from '../sessions/checked.js';
 import { LazyEngine } from './lazy-engine.js';
 import { type SessionStore, Store } from './store.js';
 
@@ -59,7 +59,7 @@ export const IndexedDbSessionService: new (options?: IndexedDbSessionServiceOpti
       const engine = new StoreEngine(options);
       // The first caller's options stay with the engine's search: say them before anything asks for it.
       searchEngineFor(engine, options.search === false ? { search: false } : {});
-      super(new LazyEngine(options, { engine, sessions: checkedBackend(() => engine) }), 'in-thread', undefined);
+      super(new LazyEngine(options, { engine, sessions: checked(() => engine) }), 'in-thread', undefined);
       registerEngine(this, engine);
     }
   };

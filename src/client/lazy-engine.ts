@@ -15,6 +15,7 @@ import { CloseSignal } from '../core/close-signal.js';
 import { InvalidInputError, StorageError, StoreClosedError } from '../core/errors.js';
 import { type Lazy, lazy } from '../core/lazy.js';
 import { DEFAULT_DB_NAME } from '../database/defaults.js';
+import { PARTS as CHECKED } from '../host/parts.js';
 import type { EngineOptions, StoreEngine } from '../host/store-engine.js';
 import { MEMORY_METHODS, type MemoryBackend } from '../memory/protocol.js';
 import { SEARCH_METHODS, type SearchBackend } from '../search/protocol.js';
@@ -25,24 +26,16 @@ import type { StoreBackend } from './store.js';
 
 type Part = 'sessions' | 'artifacts' | 'search' | 'memory';
 
-/** Each capability's module, loaded on first use; what it gives takes the store's engine. */
-const PARTS: Record<Part, () => Promise<(engine: StoreEngine, options: ArtifactEngineOptions) => unknown>> = {
-  sessions: async () => {
-    const { checkedBackend } = await import('../sessions/checked.js');
-    return (engine) => checkedBackend(() => engine);
-  },
-  artifacts: async () => {
-    const { inThreadArtifacts } = await import('../artifacts/in-thread.js');
-    return (engine, { artifactBytes }) => inThreadArtifacts(engine, artifactBytes ? { artifactBytes } : {});
-  },
-  search: async () => {
-    const { searchMethods } = await import('../search/host.js');
-    return (engine) => searchMethods(() => engine);
-  },
-  memory: async () => {
-    const { memoryMethods } = await import('../memory/host.js');
-    return (engine) => memoryMethods(() => engine);
-  },
+/**
+ * Each capability's boundary check, loaded on first use and made as the worker
+ * host makes it, from the same list (host/parts.ts), over this store's engine.
+ */
+type Checked = { checked: (engine: () => StoreEngine, options: ArtifactEngineOptions) => unknown };
+const PARTS: Record<Part, () => Promise<Checked>> = {
+  sessions: () => import('../sessions/checked.js'),
+  artifacts: CHECKED.artifacts,
+  search: CHECKED.search,
+  memory: CHECKED.memory,
 };
 
 /** The capabilities' code too, soon after the engine, while the page is still online (see host/lazy.ts). */
@@ -146,7 +139,7 @@ export class LazyEngine implements StoreBackend {
   part<T>(slot: Part): Promise<T> {
     this.parts[slot] ??= lazy(() =>
       Promise.all([this.load(), PARTS[slot]()]).then(
-        ([engine, make]) => make(engine, this.options),
+        ([engine, loaded]) => loaded.checked(() => engine, this.options),
         (error: unknown) => {
           throw loadFailure(
             slot === 'sessions' ? 'engine' : `${slot === 'artifacts' ? 'artifact' : slot} engine`,
@@ -160,8 +153,8 @@ export class LazyEngine implements StoreBackend {
 
   /** Sync's engine is loaded with its first start, like the store's; in this thread it takes callbacks. */
   async startSync(request: SyncStartOptions, onStatus: (status: SyncStatus) => void) {
-    const [engine, { syncMethods }] = await Promise.all([this.load(), import('../sync/host.js')]);
-    this.sync ??= syncMethods(() => engine, { callbacks: true });
+    const [engine, sync] = await Promise.all([this.load(), CHECKED.sync()]);
+    this.sync ??= sync.checked(() => engine, { callbacks: true });
     return this.sync.startSync(request, onStatus);
   }
   async syncNow() {

@@ -5,14 +5,8 @@
  * its own, loaded with `import()`: the page carries one import, not the list.
  */
 import { warmLater } from '../host/lazy.js';
+import { WARM } from '../host/parts.js';
 
 export function warmInThread(): Promise<void> {
-  return warmLater([
-    () => import('../artifacts/in-thread.js'),
-    () => import('../search/host.js'),
-    () => import('../memory/host.js'),
-    () => import('../sessions/checked.js'),
-    () => import('../sync/host.js'),
-    () => import('../sessions/import.js'),
-  ]);
+  return warmLater([() => import('../sessions/checked.js'), ...WARM]);
 }

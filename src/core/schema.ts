@@ -1,6 +1,8 @@
 /**
- * zod schemas for everything that crosses the store's boundary: the single source
- * of runtime validation and of the public data types.
+ * The boundary check's machinery (`validate`) and the shapes every
+ * capability shares: ids, the session key, JSON values, events and their parts.
+ * Each capability keeps its own request schemas (`sessions/schema.ts`,
+ * `artifacts/schema.ts`, ...) and serves them from its `checked.ts`.
  *
  * Data values (state, events) are checked by `checkJson` inside a refinement and
  * are never taken from zod's output: zod copies objects and drops `__proto__`
@@ -10,20 +12,12 @@
  * was the largest part of the worker's start-up, and its first answers need two
  * or three. So each is a function that builds it once (`validate` takes either
  * form). Only what other modules extend or take apart (`sessionKeySchema`, with
- * `id`) is built at load.
+ * `idSchema`) is built at load.
  */
 import * as z from 'zod/mini';
 import { InvalidInputError } from './errors.js';
-import {
-  type CheckJsonOptions,
-  checkJson,
-  EVENT_JSON,
-  formatPath,
-  isPlainObject,
-  type JsonProblem,
-  withJsonField,
-} from './json.js';
-import { MAX_BATCH_EVENTS, MAX_BATCHES, MAX_ID_LENGTH, MAX_RECORD_SIZE } from './limits.js';
+import { type CheckJsonOptions, checkJson, EVENT_JSON, formatPath, isPlainObject, type JsonProblem } from './json.js';
+import { MAX_ID_LENGTH, MAX_RECORD_SIZE } from './limits.js';
 
 /** An event id (or a database name; memory refers to events by it): non-empty, at most MAX_ID_LENGTH, trimmed. */
 export const eventIdSchema = z.string().check(
@@ -36,13 +30,13 @@ export const eventIdSchema = z.string().check(
 export const hasLoneSurrogate = (s: string): boolean => /\p{Cs}/u.test(s);
 
 /** `appName`, `userId`, session ids: also well-formed UTF-16, as URI parts (`canonicalUri`, sync paths) must be. */
-const id = eventIdSchema.check(
+export const idSchema = eventIdSchema.check(
   z.refine((s) => !hasLoneSurrogate(s), 'must be well-formed UTF-16 (holds a lone surrogate)'),
 );
-const opt = z.optional;
+export const opt = z.optional;
 
 /** `build`'s schema, built on the first call and the same one after. */
-function built<S extends z.ZodMiniType>(build: () => S): () => S {
+export function built<S extends z.ZodMiniType>(build: () => S): () => S {
   let schema: S | undefined;
   return () => {
     schema ??= build();
@@ -50,10 +44,10 @@ function built<S extends z.ZodMiniType>(build: () => S): () => S {
   };
 }
 
-const count = built(() => z.number().check(z.int('must be an integer'), z.nonnegative('must not be negative')));
+export const count = built(() => z.number().check(z.int('must be an integer'), z.nonnegative('must not be negative')));
 
 /** A schema, or the function that builds it on first use. */
-type SchemaOf<S extends z.ZodMiniType> = S | (() => S);
+export type SchemaOf<S extends z.ZodMiniType> = S | (() => S);
 
 type Ctx = { addIssue(issue: { code: 'custom'; message: string; path?: PropertyKey[] }): void };
 
@@ -74,9 +68,9 @@ function measuredJson(value: unknown, ctx: Ctx, options?: CheckJsonOptions): voi
 }
 
 /** A plain object of JSON values; keys are kept exactly, `__proto__` included. */
-const jsonObject = () => z.custom<Record<string, unknown>>(isPlainObject, 'must be a plain object');
+export const jsonObject = () => z.custom<Record<string, unknown>>(isPlainObject, 'must be a plain object');
 
-const stateObject = built(() => jsonObject().check(z.superRefine((value, ctx) => measuredJson(value, ctx))));
+export const stateObject = built(() => jsonObject().check(z.superRefine((value, ctx) => measuredJson(value, ctx))));
 
 const anyRecord = () => z.record(z.string(), z.unknown());
 
@@ -184,156 +178,14 @@ export const eventSchema = built(() =>
 );
 
 export const sessionKeySchema = z.object({
-  appName: id,
-  userId: id,
-  sessionId: id,
+  appName: idSchema,
+  userId: idSchema,
+  sessionId: idSchema,
 });
 
-export const createSessionRequestSchema = built(() =>
-  z.object({
-    appName: id,
-    userId: id,
-    state: opt(stateObject()),
-    sessionId: opt(id),
-  }),
-);
-
-export const getSessionConfigSchema = built(() =>
-  z.object({
-    numRecentEvents: opt(count()),
-    afterTimestamp: opt(z.number()),
-  }),
-);
-
-export const getSessionRequestSchema = built(() =>
-  z.extend(sessionKeySchema, {
-    config: opt(getSessionConfigSchema()),
-  }),
-);
-
-export const listSessionsRequestSchema = built(() =>
-  z
-    .object({
-      appName: id,
-      userId: opt(id),
-      limit: opt(count()),
-      offset: opt(count()),
-      page: opt(z.number().check(z.int('must be an integer'), z.minimum(1, 'must be at least 1'))),
-      order: opt(z.enum(['asc', 'desc'])),
-    })
-    .check(
-      z.refine((r) => r.page === undefined || r.limit !== undefined, {
-        message: 'needs `limit` to be set',
-        path: ['page'],
-      }),
-    ),
-);
-
-/** The parts of a session object that `appendEvent` reads. */
-export const sessionSchema = built(() =>
-  z.object({
-    id,
-    appName: id,
-    userId: id,
-    state: jsonObject(),
-    events: z.array(z.unknown()),
-    lastUpdateTime: z.number(),
-  }),
-);
-
-export const durabilitySchema = built(() => z.enum(['strict', 'relaxed', 'default']));
-
-export const appendEventRequestSchema = built(() =>
-  z.object({
-    session: sessionSchema(),
-    event: eventSchema(),
-    durability: opt(durabilitySchema()),
-  }),
-);
-
-export const sessionRefSchema = built(() =>
-  z.object({
-    uid: z.string().check(z.minLength(1, 'must not be empty')),
-    revision: count(),
-  }),
-);
-
-/** An append batch as the worker host receives it; its events are validated one by one. */
-export const appendBatchSchema = built(() =>
-  z.object({
-    appName: id,
-    userId: id,
-    sessionId: id,
-    ref: z.nullable(sessionRefSchema()),
-    lastUpdateTime: z.number(),
-    events: z.array(z.unknown()).check(z.maxLength(MAX_BATCH_EVENTS, `must hold at most ${MAX_BATCH_EVENTS} events`)),
-    durability: opt(durabilitySchema()),
-    allOrNothing: opt(z.literal(true)),
-  }),
-);
-
-/** An `appendMany` message as the host receives it: each batch is validated (and fails) alone. */
-export const appendManySchema = built(() =>
-  z.array(z.unknown()).check(z.maxLength(MAX_BATCHES, `must hold at most ${MAX_BATCHES} batches`)),
-);
-
+/** The first message of every client to a worker host. */
 export const helloRequestSchema = built(() => z.object({ dbName: opt(eventIdSchema) }));
 
-export const userStateRequestSchema = built(() => z.object({ appName: id, userId: id }));
-
-/** Which sessions' keys to list: every app's, one app's, or one user's. */
-export const listSessionKeysRequestSchema = built(() =>
-  z.object({ appName: opt(id), userId: opt(id) }).check(
-    z.refine((r) => r.userId === undefined || r.appName !== undefined, {
-      message: 'needs `appName` to be set',
-      path: ['userId'],
-    }),
-  ),
-);
-
-/** What an import does with a session whose id already exists for its app and user. */
-export const conflictPolicySchema = built(() => z.enum(['error', 'skip', 'replace']));
-
-/**
- * A whole session as ADK's API server returns it: what an export file holds.
- * `state` is the merged view (`app:`/`user:` keys included); events are in append order.
- */
-export const importedSessionSchema = built(() =>
-  z.object({
-    id,
-    appName: id,
-    userId: id,
-    state: stateObject(),
-    events: z.array(eventSchema()),
-    lastUpdateTime: z.number().check(z.nonnegative('must not be negative')),
-  }),
-);
-
-/** An import batch as the worker host receives it; its sessions are validated one by one. */
-export const importBatchSchema = built(() =>
-  z.object({
-    sessions: z.array(z.unknown()),
-    onConflict: conflictPolicySchema(),
-  }),
-);
-export const appStateRequestSchema = built(() => z.object({ appName: id }));
-
-export const listUsersRequestSchema = built(() =>
-  z.object({
-    appName: id,
-    limit: opt(count()),
-    offset: opt(count()),
-  }),
-);
-
-/**
- * Validates `input` against `schema`, throwing an `InvalidInputError` that names
- * the operation, the field and the reason — also when merely reading `input`
- * throws (hostile getters and proxies are bad input, not crashes). Returns zod's
- * output, in which data values (state, events) are the caller's own objects, not
- * copies. `at` is where `input` sits in a larger value (`['sessions', 3]`), for
- * the error's path.
- */
 /** The message zod/mini gives an issue whose check carries none of its own. */
 const UNWORDED = 'Invalid input';
 
@@ -364,6 +216,14 @@ function reasonOf(issue: z.core.$ZodIssue, input: unknown): string {
   return issue.message;
 }
 
+/**
+ * Validates `input` against `schema`, throwing an `InvalidInputError` that names
+ * the operation, the field and the reason — also when merely reading `input`
+ * throws (hostile getters and proxies are bad input, not crashes). Returns zod's
+ * output, in which data values (state, events) are the caller's own objects, not
+ * copies. `at` is where `input` sits in a larger value (`['sessions', 3]`), for
+ * the error's path.
+ */
 export function validate<S extends z.ZodMiniType>(
   operation: string,
   schema: SchemaOf<S>,
@@ -385,12 +245,4 @@ export function validate<S extends z.ZodMiniType>(
     problem = `${operation}: ${at.length > 0 ? formatPath(at) : 'request'}: cannot be read (${why})`;
   }
   throw new InvalidInputError(problem);
-}
-
-/** A create request, validated, with its initial state in the JSON form the store keeps. */
-export function validateCreate(
-  operation: string,
-  request: unknown,
-): z.output<ReturnType<typeof createSessionRequestSchema>> {
-  return validate(operation, createSessionRequestSchema, withJsonField(request, 'state'));
 }

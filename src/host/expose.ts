@@ -8,16 +8,18 @@ import { ARTIFACT_METHODS, type ArtifactBackend } from '../artifacts/protocol.js
 import { InvalidInputError, normalizeStorageError, toWireError, type WireError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { lazy } from '../core/lazy.js';
-import { appendManySchema, helloRequestSchema, validate } from '../core/schema.js';
+import { helloRequestSchema, validate } from '../core/schema.js';
 import { DEFAULT_DB_NAME } from '../database/defaults.js';
 import { MEMORY_METHODS, type MemoryBackend } from '../memory/protocol.js';
 import { SEARCH_METHODS, type SearchBackend } from '../search/protocol.js';
-import { checkedBackend } from '../sessions/checked.js';
+import { checked as checkedSessions } from '../sessions/checked.js';
 import { type AppendBatch, SESSION_METHODS } from '../sessions/protocol.js';
+import { appendManySchema } from '../sessions/schema.js';
 import { SYNC_METHODS, type SyncBackend } from '../sync/protocol.js';
 import type { HelloRequest, HostApi, Result, Served } from './api.js';
 import { guardEndpoint } from './guard.js';
 import { warmLater } from './lazy.js';
+import { PARTS, WARM } from './parts.js';
 import { StoreEngine } from './store-engine.js';
 
 type RemoteCallback = ((processed: number) => Promise<void>) & { [releaseProxy]?: () => void };
@@ -71,16 +73,6 @@ async function withProgress<T>(
   }
 }
 
-/** The worker's parts outside start-up, each a chunk of its own where the worker is built as ES modules. */
-const PARTS = {
-  artifacts: () => import('../artifacts/host.js'),
-  search: () => import('../search/host.js'),
-  memory: () => import('../memory/host.js'),
-  sync: () => import('../sync/host.js'),
-  // Loaded by the session engine itself on an import's first call; warmed here so an offline import finds it.
-  imports: () => import('../sessions/import.js'),
-};
-
 /** A part's methods, as the host calls them: with whatever arrived. */
 type Part = Record<string, (...args: unknown[]) => unknown>;
 
@@ -92,14 +84,17 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     if (!engine) throw new InvalidInputError('the client must say hello before any other call');
     return engine;
   };
-  const checked = checkedBackend(current);
+  const sessions = checkedSessions(current);
   // Artifacts, search, memory and sync are not in start-up: their code is loaded after the first answer
   // (see `warmLater`) or by their first call, whichever comes first. Loading the code builds nothing: a
   // search index is made by the first search, which catches up with what changed before it.
-  const artifacts = lazy<ArtifactBackend>(async () => (await PARTS.artifacts()).artifactMethods(current));
-  const search = lazy<SearchBackend>(async () => (await PARTS.search()).searchMethods(current));
-  const memory = lazy<MemoryBackend>(async () => (await PARTS.memory()).memoryMethods(current));
-  const sync = lazy<SyncBackend>(async () => (await PARTS.sync()).syncMethods(current));
+  // Each part is made as the in-thread store makes it (client/lazy-engine.ts), from the same list.
+  const part = <T>(load: () => Promise<{ checked(engine: () => StoreEngine): T }>) =>
+    lazy(async () => (await load()).checked(current));
+  const artifacts = part<ArtifactBackend>(PARTS.artifacts);
+  const search = part<SearchBackend>(PARTS.search);
+  const memory = part<MemoryBackend>(PARTS.memory);
+  const sync = part<SyncBackend>(PARTS.sync);
   const host = Object.create(null) as Record<string, (...args: unknown[]) => Promise<Result<unknown>>>;
   /**
    * Serves each method of a capability's table from the part `load` gives. A
@@ -121,7 +116,7 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
           : (...args) => settle(async () => ((await load()) as Part)[method]?.(...args));
     }
   };
-  serveTable(SESSION_METHODS, () => checked);
+  serveTable(SESSION_METHODS, () => sessions);
   serveTable(ARTIFACT_METHODS, artifacts);
   serveTable(SEARCH_METHODS, search);
   serveTable(MEMORY_METHODS, memory);
@@ -132,14 +127,14 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     hello: (request) =>
       settle(async () => {
         engine = engineFor(validate('hello', helloRequestSchema, request));
-        void warmLater(Object.values(PARTS));
+        void warmLater(WARM);
         return { dbName: engine.dbName, lockName: await holdLifeLock(), methods: Object.keys(host) };
       }),
     appendMany: (request) =>
       settle(() => {
         const batches = validate('appendEvent', appendManySchema, request);
         // Every batch reaches the group queue in this task; each is answered alone.
-        return Promise.all(batches.map((batch) => settle(() => checked.appendEvents(batch as AppendBatch))));
+        return Promise.all(batches.map((batch) => settle(() => sessions.appendEvents(batch as AppendBatch))));
       }),
     goodbye: (closeStore) =>
       settle(async () => {

@@ -6,24 +6,22 @@
  */
 import { InvalidInputError, toWireError } from '../core/errors.js';
 import { EVENT_JSON, withJsonField } from '../core/json.js';
+import { eventSchema, sessionKeySchema, validate } from '../core/schema.js';
+import type { Event } from '../types.js';
+import type { SessionEngine } from './engine.js';
+import { ImportChecker } from './import-check.js';
+import type { AppendBatch, Backend, ImportBatch } from './protocol.js';
 import {
   appendBatchSchema,
   appStateRequestSchema,
-  eventSchema,
   getSessionRequestSchema,
   importBatchSchema,
   listSessionKeysRequestSchema,
   listSessionsRequestSchema,
   listUsersRequestSchema,
-  sessionKeySchema,
   userStateRequestSchema,
-  validate,
   validateCreate,
-} from '../core/schema.js';
-import type { Event } from '../types.js';
-import type { SessionEngine } from './engine.js';
-import { ImportChecker } from './import-check.js';
-import type { AppendBatch, Backend, ImportBatch } from './protocol.js';
+} from './schema.js';
 
 /** How long import validation runs before it yields to the event loop, in ms: an in-thread page stays responsive. */
 const SLICE_MS = 25;
@@ -37,32 +35,35 @@ const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolv
 export async function checkImport(operation: string, request: unknown): Promise<ImportBatch> {
   const { sessions, onConflict } = validate(operation, importBatchSchema, request);
   const checker = new ImportChecker();
-  const checked: ImportBatch['sessions'] = [];
+  const valid: ImportBatch['sessions'] = [];
   let sliceStart = performance.now();
   for (let i = 0; i < sessions.length; i++) {
     if (performance.now() - sliceStart > SLICE_MS) {
       await nextTask();
       sliceStart = performance.now();
     }
-    checked.push(checker.check(sessions[i], i));
+    valid.push(checker.check(sessions[i], i));
   }
-  return { sessions: checked, onConflict };
+  return { sessions: valid, onConflict };
 }
 
-/** The engine `engine()` gives (it may throw, as a host's does before hello), behind the boundary check. */
-export function checkedBackend(engine: () => SessionEngine): Backend {
+/**
+ * The session methods over the engine `engine()` gives (it may throw, as a
+ * host's does before hello), behind the boundary check: what a worker host
+ * serves and an in-thread store calls.
+ */
+export function checked(engine: () => SessionEngine): Backend {
   return {
     createSession: async (request) => engine().createSession(validateCreate('createSession', request)),
-    getSession: async (request) => engine().loadSession(validate('getSession', getSessionRequestSchema, request)),
-    listSessions: async (request) =>
-      engine().listSessions(validate('listSessions', listSessionsRequestSchema, request)),
-    deleteSession: async (request) => engine().deleteSession(validate('deleteSession', sessionKeySchema, request)),
-    getUserState: async (request) => engine().getUserState(validate('getUserState', userStateRequestSchema, request)),
-    getAppState: async (request) => engine().getAppState(validate('getAppState', appStateRequestSchema, request)),
+    getSession: async (r) => engine().loadSession(validate('getSession', getSessionRequestSchema, r)),
+    listSessions: async (r) => engine().listSessions(validate('listSessions', listSessionsRequestSchema, r)),
+    deleteSession: async (r) => engine().deleteSession(validate('deleteSession', sessionKeySchema, r)),
+    getUserState: async (r) => engine().getUserState(validate('getUserState', userStateRequestSchema, r)),
+    getAppState: async (r) => engine().getAppState(validate('getAppState', appStateRequestSchema, r)),
     listApps: async () => engine().listApps(),
-    listUsers: async (request) => engine().listUsers(validate('listUsers', listUsersRequestSchema, request)),
-    listSessionKeys: async (request) =>
-      engine().listSessionKeys(validate('listSessionKeys', listSessionKeysRequestSchema, request)),
+    listUsers: async (r) => engine().listUsers(validate('listUsers', listUsersRequestSchema, r)),
+    listSessionKeys: async (r) =>
+      engine().listSessionKeys(validate('listSessionKeys', listSessionKeysRequestSchema, r)),
     appendEvents: async (request) => {
       const batch = validate('appendEvent', appendBatchSchema, request) as AppendBatch;
       // Each event stands alone: an invalid one fails by itself, the others are stored.

@@ -52,11 +52,7 @@ interface Appended {
 
 /** Most batches one group-commit transaction takes; the rest wait for the next. */
 const MAX_GROUP = 512;
-const strictness: Record<Durability, number> = {
-  relaxed: 0,
-  default: 1,
-  strict: 2,
-};
+const strictness: Record<Durability, number> = { relaxed: 0, default: 1, strict: 2 };
 
 /** Most session places an engine remembers for its reads. */
 const REMEMBERED_PLACES = 10_000;

@@ -4,8 +4,9 @@
  * `importSessions: sessions[3].events[12].timestamp: ...`.
  */
 import { InvalidInputError } from '../core/errors.js';
-import { importedSessionSchema, validate } from '../core/schema.js';
+import { validate } from '../core/schema.js';
 import type { Event, Session } from '../types.js';
+import { importedSessionSchema } from './schema.js';
 
 const OPERATION = 'importSessions';
 

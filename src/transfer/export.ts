@@ -4,7 +4,8 @@
  * snapshot; then each session is read whole (`getSession`), written and
  * dropped, so memory holds one session, never the export.
  */
-import { listSessionKeysRequestSchema, validate } from '../core/schema.js';
+import { validate } from '../core/schema.js';
+import { listSessionKeysRequestSchema } from '../sessions/schema.js';
 import type { GetSessionRequest, ListSessionKeysRequest, Session, SessionKey } from '../types.js';
 import { documentEnd, documentStart } from './format.js';
 

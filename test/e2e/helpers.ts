@@ -56,12 +56,20 @@ export async function openDemo(context: BrowserContext, query = ''): Promise<Ope
   return { page, errors, dialogs };
 }
 
+/** The window size the e2e tests run at unless a test names another. */
+export const DEFAULT_VIEWPORT = { width: 1440, height: 900 };
+
+export interface TabOptions {
+  /** The window size of the test's profile, set by its first tab (later tabs share it). */
+  viewport?: { width: number; height: number };
+}
+
 /**
  * One browser for the test file and a fresh browser profile for each test. After each
  * test, every tab it opened must have had no page errors and no alert/confirm dialog.
  * `open(query)` opens another tab of the demo in the test's profile.
  */
-export function demoTabs(): { open(query?: string): Promise<OpenedPage> } {
+export function demoTabs(): { open(query?: string, options?: TabOptions): Promise<OpenedPage> } {
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
   let tabs: OpenedPage[] = [];
@@ -83,9 +91,9 @@ export function demoTabs(): { open(query?: string): Promise<OpenedPage> } {
     }
   });
   return {
-    async open(query = '') {
+    async open(query = '', options = {}) {
       if (!browser) throw new Error('demoTabs: the browser is not launched yet');
-      context ??= await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      context ??= await browser.newContext({ viewport: options.viewport ?? DEFAULT_VIEWPORT });
       const tab = await openDemo(context, query);
       tabs.push(tab);
       return tab;

@@ -42,6 +42,22 @@ describe('demo sync', () => {
     expect(feed.changes.map((c) => c.sessionId)).toContain('from-the-demo');
   });
 
+  it('syncs the selected app and user unless told otherwise, adding no empty app to the list', async () => {
+    const { page } = await tabs.open();
+    await createSession(page, { app: 'bank', user: 'demo-user', id: 'at-the-bank' });
+    const form = page.getByRole('form', { name: 'Sync settings' });
+    expect(await form.getByLabel('App name').inputValue()).toBe('bank');
+    expect(await form.getByLabel('User id').inputValue()).toBe('demo-user');
+    await connect(page, server.url);
+    await button(page, 'Sync now').click();
+    await expect.poll(() => indicator(page).textContent()).toBe('Online · 0 pending');
+    // Read afresh: syncing an app this browser does not have would have added it, with 0 sessions.
+    await page.reload();
+    await page.locator('html[data-ready="true"]').waitFor();
+    const apps = page.getByRole('list', { name: 'Apps' }).locator('.nav-label');
+    expect(await texts(apps)).toEqual(['bank']);
+  });
+
   it('pulls sessions another device wrote', async () => {
     const headers = { authorization: 'Bearer e2e-token' };
     const base = `${server.url}/v1/apps/demo-app/users/demo-user`;

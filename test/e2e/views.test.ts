@@ -134,6 +134,7 @@ const TEXT = [
   '.storage-note',
   '.statusbar',
   '.message',
+  '.composer-hint',
   '.filter',
 ];
 

@@ -77,7 +77,7 @@ describe('in Node', () => {
 });
 
 describe.each(['bundler', 'node16'])('TypeScript, moduleResolution %s', (resolution) => {
-  it('resolves and types the main entry and the /adk, /vite, /react, /ai-sdk and /ai-sdk/react subpaths', () => {
+  it('resolves and types the main entry and the /adk, /vite, /react, /ai-sdk, /ai-sdk/react, /inspector and /inspector/react subpaths', () => {
     const config = path.join(app, `tsconfig.${resolution}.json`);
     writeFileSync(
       config,

@@ -12,7 +12,7 @@
 import { describe, expectTypeOf, test } from 'vitest';
 import type * as z from 'zod/mini';
 import type * as artifacts from '../../src/artifacts/schema.js';
-import type * as sessions from '../../src/core/schema.js';
+import type * as shared from '../../src/core/schema.js';
 import type {
   AppendEventRequest,
   AppStateRequest,
@@ -47,6 +47,7 @@ import type {
 } from '../../src/index.js';
 import type * as memory from '../../src/memory/schema.js';
 import type { searchEventsRequestSchema } from '../../src/search/schema.js';
+import type * as sessions from '../../src/sessions/schema.js';
 
 /** What a schema takes, whether given as a schema or as the function that builds it. */
 type In<S> = S extends () => infer T ? z.input<T> : z.input<S>;
@@ -57,19 +58,19 @@ type Named<T> = { [K in keyof T as string extends K ? never : number extends K ?
 
 describe('sessions', () => {
   test('Part, Content and EventActions are what their schemas take and give', () => {
-    expectTypeOf<Part>().toEqualTypeOf<In<typeof sessions.partSchema>>();
-    expectTypeOf<Part>().toEqualTypeOf<Out<typeof sessions.partSchema>>();
-    expectTypeOf<Content>().toEqualTypeOf<In<typeof sessions.contentSchema>>();
-    expectTypeOf<Content>().toEqualTypeOf<Out<typeof sessions.contentSchema>>();
-    expectTypeOf<EventActions>().toEqualTypeOf<In<typeof sessions.eventActionsSchema>>();
-    expectTypeOf<EventActions>().toEqualTypeOf<Out<typeof sessions.eventActionsSchema>>();
+    expectTypeOf<Part>().toEqualTypeOf<In<typeof shared.partSchema>>();
+    expectTypeOf<Part>().toEqualTypeOf<Out<typeof shared.partSchema>>();
+    expectTypeOf<Content>().toEqualTypeOf<In<typeof shared.contentSchema>>();
+    expectTypeOf<Content>().toEqualTypeOf<Out<typeof shared.contentSchema>>();
+    expectTypeOf<EventActions>().toEqualTypeOf<In<typeof shared.eventActionsSchema>>();
+    expectTypeOf<EventActions>().toEqualTypeOf<Out<typeof shared.eventActionsSchema>>();
   });
 
   test('Event is what the event schema takes and what a validated event is', () => {
-    expectTypeOf<Event>().toEqualTypeOf<In<typeof sessions.eventShape>>();
-    expectTypeOf<Event>().toEqualTypeOf<Out<typeof sessions.eventShape>>();
+    expectTypeOf<Event>().toEqualTypeOf<In<typeof shared.eventShape>>();
+    expectTypeOf<Event>().toEqualTypeOf<Out<typeof shared.eventShape>>();
     // The schema appends validate with: it checks the raw value (unknown) first, then the shape.
-    expectTypeOf<Event>().toEqualTypeOf<Out<typeof sessions.eventSchema>>();
+    expectTypeOf<Event>().toEqualTypeOf<Out<typeof shared.eventSchema>>();
   });
 
   test('Session is a whole session as validated (an import), and passes the check appendEvent makes', () => {
@@ -79,8 +80,8 @@ describe('sessions', () => {
   });
 
   test('the session service requests are what their schemas take', () => {
-    expectTypeOf<SessionKey>().toEqualTypeOf<In<typeof sessions.sessionKeySchema>>();
-    expectTypeOf<DeleteSessionRequest>().toEqualTypeOf<In<typeof sessions.sessionKeySchema>>();
+    expectTypeOf<SessionKey>().toEqualTypeOf<In<typeof shared.sessionKeySchema>>();
+    expectTypeOf<DeleteSessionRequest>().toEqualTypeOf<In<typeof shared.sessionKeySchema>>();
     expectTypeOf<CreateSessionRequest>().toEqualTypeOf<In<typeof sessions.createSessionRequestSchema>>();
     expectTypeOf<CreateSessionRequest>().toEqualTypeOf<Out<typeof sessions.createSessionRequestSchema>>();
     expectTypeOf<GetSessionConfig>().toEqualTypeOf<In<typeof sessions.getSessionConfigSchema>>();

@@ -3,7 +3,7 @@
  * requests through the client of a dedicated worker (most are refused on the
  * page, before postMessage), then the same as raw Comlink messages posted
  * straight to a worker (what any page script could do), and hostile Comlink
- * envelopes. Every one is rejected with a typed error, nothing hangs or
+ * envelopes; and each method the worker serves sent what is no request at all. Every one is rejected with a typed error, nothing hangs or
  * crashes, the store's dump is byte-identical afterwards, and neither the page
  * nor the worker realm has a polluted prototype.
  */
@@ -48,7 +48,44 @@ function workerFingerprint(worker: Worker): Promise<string> {
   });
 }
 
+/**
+ * The methods a worker serves that take no request: nothing to validate (`listApps`, `stopSync`), a
+ * call that needs a started sync (`syncNow`), or the connection's own lifecycle (`goodbye` ends it,
+ * `whenClosed` answers only when the store closes).
+ */
+const NO_REQUEST = new Set(['listApps', 'stopSync', 'syncNow', 'goodbye', 'whenClosed']);
+
 describe('bad-input fuzzing', () => {
+  it('refuses a request that is no object, sent raw to each method the worker serves, as invalid input', async () => {
+    const dbName = uniqueDbName('fuzz-every-method');
+    const worker = new Worker(new URL('./fixtures/probe-worker.ts', import.meta.url), { type: 'module' });
+    try {
+      const hello = (await exchange(worker, applyMessage('hello', { dbName }), 10_000)) as {
+        value?: { ok?: boolean; value?: { methods?: string[] } };
+      };
+      expect(hello.value?.ok).toBe(true);
+      // The host's own list: a method added to any capability is checked here with no change to this test.
+      const methods = (hello.value?.value?.methods ?? []).filter((m) => !NO_REQUEST.has(m));
+      expect(methods).toEqual(expect.arrayContaining(['createSession', 'saveArtifact', 'searchEvents', 'startSync']));
+      const answers: Record<string, string> = {};
+      for (const method of methods) {
+        for (const request of [null, 42, 'text', true]) {
+          const reply = (await exchange(worker, applyMessage(method, request), 10_000)) as {
+            value?: { ok?: boolean; error?: { code?: string; message?: string } };
+          };
+          const error = reply.value?.error;
+          // Refused by the boundary check before any engine sees it: an engine given `null` would fail otherwise.
+          answers[`${method}(${JSON.stringify(request)})`] =
+            reply.value?.ok === false ? `${error?.code} ${/^\w[\w ]*: request: /.test(String(error?.message))}` : 'ok';
+        }
+      }
+      expect(Object.entries(answers).filter(([, answer]) => answer !== 'INVALID_INPUT true')).toEqual([]);
+    } finally {
+      worker.terminate();
+      await deleteDatabase(dbName);
+    }
+  });
+
   it(
     'rejects every malformed request through a worker client with a typed error and changes nothing',
     async () => {
@@ -151,7 +188,10 @@ describe('bad-input fuzzing', () => {
         });
       } finally {
         worker.terminate();
-        await client.close();
+        // Teardown only, after every assertion: in WebKitGTK the client's close() has once waited past the
+        // test's 10 minutes for the store worker's goodbye after this fuzz (the probe worker, terminated,
+        // had the same database open). Bounded here so that stall cannot fail the fuzz; it is tracked apart.
+        await Promise.race([client.close(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
         await deleteDatabase(dbName);
       }
     },

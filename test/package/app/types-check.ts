@@ -13,6 +13,8 @@ import {
 import { AdkSessionService } from 'idb-adk-sessions/adk';
 import { type ChatPersistence, chatTitle, eventToMessage, messageToEvent, persistChat } from 'idb-adk-sessions/ai-sdk';
 import { type StoredChat, useChatInStep, useStoredChat } from 'idb-adk-sessions/ai-sdk/react';
+import { type InspectorHandle, mountInspector } from 'idb-adk-sessions/inspector';
+import { SessionInspector, type SessionInspectorProps } from 'idb-adk-sessions/inspector/react';
 import { type LiveSnapshot, SessionStoreProvider, useAppendEvent, useSession } from 'idb-adk-sessions/react';
 import { adkBrowser } from 'idb-adk-sessions/vite';
 
@@ -72,3 +74,8 @@ export function useTypedChat(sessionId: string): StoredChat {
   void (stored.title ?? chatTitle({ state: {} }));
   return stored;
 }
+
+/** The inspector subpaths: mounted on a store for any page, and as a React component. */
+export const inspector: InspectorHandle = mountInspector(store, { position: 'right', allowWrites: false });
+export const inspectorProps: SessionInspectorProps = { store, position: 'bottom' };
+export const inspectorComponent: (props: SessionInspectorProps) => unknown = SessionInspector;

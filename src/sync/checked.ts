@@ -1,5 +1,7 @@
 /**
- * The worker's side of sync: one sync engine per store engine, shared by every
+ * The sync requests behind the store's boundary check, as a worker host serves
+ * them and an in-thread store calls them: a start's options validated (with
+ * `startOptions`), then one sync engine per store engine, shared by every
  * connection (the tabs of a SharedWorker) that starts it with the same options.
  * A start with other options replaces it: the connections that had joined the
  * old one get a last status `{ phase: 'stopped', lastError: { kind: 'refused' } }`
@@ -75,10 +77,11 @@ function startOptions(request: SyncStartOptions, callbacks: boolean): { options:
 }
 
 /**
- * The sync methods of one connection to the store `current` gives. With
- * `callbacks` (an in-thread store), a start may pass functions (see `startOptions`).
+ * The sync methods of one connection to the store `current` gives (it may
+ * throw, as a host's does before hello). With `callbacks` (an in-thread store),
+ * a start may pass functions (see `startOptions`).
  */
-export function syncMethods(current: () => SyncHost, { callbacks = false } = {}): SyncBackend {
+export function checked(current: () => SyncHost, { callbacks = false } = {}): SyncBackend {
   let mine: { store: SyncHost; run: Running; unsubscribe: () => void } | undefined;
   const leave = async (): Promise<void> => {
     if (!mine) return;

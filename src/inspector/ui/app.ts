@@ -1,0 +1,163 @@
+/**
+ * The inspector's views, loaded by `mountInspector` on first open (this module
+ * and what it imports are a chunk of their own, Preact with them). Everything
+ * shown is read through the package's public API: live queries for the
+ * selected session and the session list, reads redone on the store's change
+ * notices for the rest. Nothing the store holds is rendered as HTML: Preact
+ * writes text nodes for every string.
+ */
+import { type ComponentChildren, h, render } from 'preact';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { SessionStore } from '../../index.js';
+import type { ResolvedInspectorOptions } from '../options.js';
+import { EventDetails } from './details.js';
+import { Artifacts, Memory, Sync } from './extras.js';
+import { Filters } from './filters.js';
+import { noFilters, rowsOf, toolDurations } from './model.js';
+import { Pickers, type Selection } from './pickers.js';
+import { Scopes } from './scopes.js';
+import { SearchForm, SearchResults, type UserHit } from './search.js';
+import { useSessionEvents } from './session-events.js';
+import { INSPECTOR_CSS } from './styles.js';
+import { Timeline } from './timeline.js';
+
+interface Found {
+  hits: UserHit[];
+  query: string;
+  error: string;
+}
+
+function Fold(props: { title: string; open?: boolean; children?: ComponentChildren }) {
+  return h('details', { class: 'fold', open: props.open ?? false }, h('summary', null, props.title), props.children);
+}
+
+function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptions }) {
+  const { store, options } = props;
+  const [selection, setSelection] = useState<Selection>(() => {
+    const first = options.initialSession;
+    return first
+      ? { appName: first.appName, userId: first.userId, session: { userId: first.userId, sessionId: first.sessionId } }
+      : { appName: undefined, userId: undefined, session: undefined };
+  });
+  const [selected, setSelected] = useState<number | undefined>(undefined);
+  const [pendingEvent, setPendingEvent] = useState<string | undefined>(undefined);
+  const [filters, setFilters] = useState(noFilters);
+  const [found, setFound] = useState<Found | undefined>(undefined);
+
+  const { appName, session: key } = selection;
+  const view = useSessionEvents(
+    store,
+    appName && key ? { appName, userId: key.userId, sessionId: key.sessionId } : undefined,
+  );
+  const { session, events } = view;
+  const rows = useMemo(() => rowsOf(events, filters), [events, filters]);
+  const toolTimes = useMemo(() => toolDurations(events), [events]);
+
+  // A search hit names an event by id: select it once its session is read.
+  useEffect(() => {
+    if (pendingEvent === undefined || !session || session.id !== key?.sessionId) return;
+    const index = events.findIndex((e) => e.id === pendingEvent);
+    if (index < 0 && !view.complete) return;
+    setPendingEvent(undefined);
+    if (index >= 0) setSelected(index);
+  }, [pendingEvent, session, key?.sessionId, events, view.complete]);
+
+  const select = (next: Selection) => {
+    if (
+      next.appName !== selection.appName ||
+      next.session?.sessionId !== key?.sessionId ||
+      next.session?.userId !== key?.userId
+    )
+      setSelected(undefined);
+    setSelection(next);
+  };
+  const openHit = (hit: UserHit) => {
+    select({ ...selection, session: { userId: hit.userId, sessionId: hit.sessionId } });
+    setPendingEvent(hit.eventId);
+  };
+  const at = appName && key ? { appName, userId: key.userId, sessionId: key.sessionId } : undefined;
+
+  return h(
+    'div',
+    { class: 'inspector' },
+    h(
+      'div',
+      { class: 'bar' },
+      h('h2', null, 'Session inspector'),
+      h(Pickers, { store, selection, onSelect: select, allowWrites: options.allowWrites }),
+      h(SearchForm, {
+        store,
+        appName,
+        userId: selection.userId,
+        onResults: (hits, query, error) => setFound(hits ? { hits, query, error: error ?? '' } : undefined),
+      }),
+      options.position === 'full'
+        ? null
+        : h('button', { type: 'button', class: 'close', onClick: options.onClose }, 'Close'),
+    ),
+    h(
+      'div',
+      { class: 'main' },
+      h(
+        'section',
+        { class: 'col events', 'aria-label': 'Events' },
+        h(
+          'div',
+          { class: 'col-head' },
+          h('h2', null, 'Events'),
+          h(
+            'span',
+            { class: 'muted', role: 'status' },
+            view.status === 'error'
+              ? 'Could not read the session.'
+              : `${rows.filter((r) => r.type === 'event').length} of ${events.length}${view.complete ? '' : ' newest, reading the rest…'}`,
+          ),
+        ),
+        h(Filters, { events, filters, onChange: setFilters }),
+        h(Timeline, { events, rows, selected, toolTimes, onSelect: setSelected }),
+      ),
+      h(
+        'section',
+        { class: 'col detail', 'aria-label': 'Details' },
+        found
+          ? h(SearchResults, {
+              ...found,
+              allUsers: selection.userId === undefined,
+              onOpen: openHit,
+              onClear: () => setFound(undefined),
+            })
+          : null,
+        h('h2', { class: 'sr-only' }, 'Event'),
+        session
+          ? h(EventDetails, {
+              events,
+              index: selected ?? -1,
+              state: session.state,
+              toolTime: selected === undefined ? undefined : toolTimes.get(selected),
+            })
+          : h('p', { class: 'muted' }, appName ? 'No session selected.' : 'This store holds no sessions yet.'),
+      ),
+      h(
+        'section',
+        { class: 'col side', 'aria-label': 'State and more' },
+        h('h2', { class: 'sr-only' }, 'State and more'),
+        session ? h(Scopes, { store, session, events, at: selected, allowWrites: options.allowWrites }) : null,
+        at ? h(Fold, { title: 'Artifacts' }, h(Artifacts, { store, at })) : null,
+        at ? h(Fold, { title: 'Memory' }, h(Memory, { store, at })) : null,
+        h(Fold, { title: 'Sync' }, h(Sync, { sync: options.sync })),
+      ),
+    ),
+  );
+}
+
+/** Renders the inspector into `panel`; returns what unmounts it (and stops its queries). */
+export function renderInspector(
+  panel: HTMLElement,
+  store: SessionStore,
+  options: ResolvedInspectorOptions,
+): () => void {
+  render(h(Inspector, { store, options }), panel);
+  return () => render(null, panel);
+}
+/** The views' stylesheet, adopted by the shadow root beside the host's. */
+renderInspector.css = INSPECTOR_CSS;

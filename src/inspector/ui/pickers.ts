@@ -1,0 +1,133 @@
+/** The app, user ("All users" or one) and session the inspector shows, each kept current with the store. */
+import { h } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { type Session, type SessionStore, watchSessions } from '../../index.js';
+import { humanTime } from './format.js';
+import { useLive, useRead } from './hooks.js';
+
+/** What is selected; `userId` undefined: all users of the app. */
+export interface Selection {
+  appName: string | undefined;
+  userId: string | undefined;
+  session: { userId: string; sessionId: string } | undefined;
+}
+
+const onChange = (set: (value: string) => void) => (e: { currentTarget: HTMLSelectElement }) =>
+  set(e.currentTarget.value);
+const ALL = '';
+
+export function Pickers(props: {
+  store: SessionStore;
+  selection: Selection;
+  onSelect(selection: Selection): void;
+  allowWrites: boolean;
+}) {
+  const { store, selection } = props;
+  const { appName, userId } = selection;
+  const apps = useRead(store, {}, () => store.listApps(), '');
+  const users = useRead(
+    store,
+    appName === undefined ? undefined : { appName },
+    () => store.listUsers({ appName: appName as string }),
+    JSON.stringify([appName]),
+  );
+  const listing = useLive(
+    () =>
+      appName === undefined
+        ? undefined
+        : watchSessions(store, { appName, ...(userId === undefined ? {} : { userId }), order: 'desc' }),
+    JSON.stringify([appName, userId]),
+  );
+  const sessions: readonly Session[] = listing?.value?.sessions ?? [];
+  const [confirming, setConfirming] = useState(false);
+
+  const appNames = apps.value?.map((a) => a.appName) ?? [];
+  const current = selection.session;
+  const sessionValue = current ? JSON.stringify([current.userId, current.sessionId]) : '';
+  const picked = current && sessions.some((s) => s.userId === current.userId && s.id === current.sessionId);
+  const newest = sessions[0];
+  // The newest session is shown until one is picked, and when the picked one goes away; the first app until one is.
+  useEffect(() => {
+    if (
+      !picked &&
+      listing?.status === 'ready' &&
+      (newest?.id !== current?.sessionId || newest?.userId !== current?.userId)
+    )
+      props.onSelect({ ...selection, session: newest ? { userId: newest.userId, sessionId: newest.id } : undefined });
+    else if (appName === undefined && appNames[0] !== undefined)
+      props.onSelect({ appName: appNames[0], userId: undefined, session: undefined });
+  });
+
+  const remove = async () => {
+    if (!confirming) return setConfirming(true);
+    setConfirming(false);
+    if (appName !== undefined && current)
+      await store.deleteSession({ appName, userId: current.userId, sessionId: current.sessionId });
+  };
+
+  return h(
+    'div',
+    { class: 'pickers' },
+    h(
+      'label',
+      null,
+      'App',
+      h(
+        'select',
+        {
+          value: appName ?? '',
+          onChange: onChange((v) => props.onSelect({ appName: v, userId: undefined, session: undefined })),
+        },
+        appNames.length === 0
+          ? h('option', { value: '' }, '(no apps)')
+          : appNames.map((name) => h('option', { key: name, value: name }, name)),
+      ),
+    ),
+    h(
+      'label',
+      null,
+      'User',
+      h(
+        'select',
+        {
+          value: userId ?? ALL,
+          onChange: onChange((v) => props.onSelect({ appName, userId: v === ALL ? undefined : v, session: undefined })),
+        },
+        h('option', { value: ALL }, 'All users'),
+        (users.value ?? []).map((u) =>
+          h('option', { key: u.userId, value: u.userId }, `${u.userId} (${u.sessionCount})`),
+        ),
+      ),
+    ),
+    h(
+      'label',
+      null,
+      'Session',
+      h(
+        'select',
+        {
+          value: sessionValue,
+          onChange: onChange((v) => {
+            const [user, id] = JSON.parse(v) as [string, string];
+            props.onSelect({ ...selection, session: { userId: user, sessionId: id } });
+          }),
+        },
+        sessions.length === 0 ? h('option', { value: '' }, '(no sessions)') : null,
+        sessions.map((s) =>
+          h(
+            'option',
+            { key: `${s.userId}/${s.id}`, value: JSON.stringify([s.userId, s.id]) },
+            `${userId === undefined ? `${s.userId} / ` : ''}${s.id} · ${humanTime(s.lastUpdateTime)}`,
+          ),
+        ),
+      ),
+    ),
+    props.allowWrites && current
+      ? h(
+          'button',
+          { type: 'button', class: confirming ? 'danger' : '', onClick: remove, onBlur: () => setConfirming(false) },
+          confirming ? 'Confirm delete' : 'Delete session',
+        )
+      : null,
+  );
+}

@@ -1,0 +1,139 @@
+/**
+ * The session's events, grouped by invocation, as a virtualised list: only the
+ * rows in view (and a few around them) are in the DOM, however long the
+ * session, so opening one of 10,000 events costs what opening one of 50 does.
+ * It follows new events while scrolled to the end, and stops following as soon
+ * as the reader scrolls up.
+ */
+import { h } from 'preact';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { Event } from '../../index.js';
+import { clockTime, duration } from './format.js';
+import { kindsOf, type Row, summaryOf } from './model.js';
+
+/** Every row's height in px (the stylesheet sets the same): what makes the window arithmetic exact. */
+export const ROW_HEIGHT = 28;
+const OVERSCAN = 8;
+
+interface Props {
+  events: readonly Event[];
+  rows: readonly Row[];
+  selected: number | undefined;
+  toolTimes: Map<number, { tool: string; ms: number }>;
+  onSelect(index: number): void;
+}
+
+function EventRow(props: {
+  event: Event;
+  index: number;
+  selected: boolean;
+  tool: string | undefined;
+  onSelect(i: number): void;
+}) {
+  const { event, index, selected } = props;
+  const kinds = [...kindsOf(event)].filter((k) => k !== 'message');
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: 'ev',
+      'aria-pressed': selected,
+      'data-index': index,
+      onClick: () => props.onSelect(index),
+    },
+    h('span', { class: 'ev-n' }, `#${index + 1}`),
+    h('span', { class: 'ev-time' }, clockTime(event.timestamp)),
+    h('span', { class: 'ev-author' }, event.author ?? '?'),
+    kinds.map((k) => h('span', { key: k, class: `tag tag-${k}` }, k)),
+    props.tool === undefined ? null : h('span', { class: 'tag tag-dur' }, props.tool),
+    h('span', { class: 'ev-text' }, summaryOf(event)),
+  );
+}
+
+export function Timeline(props: Props) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const [view, setView] = useState({ top: 0, height: 400 });
+  const follow = useRef(true);
+  const { rows } = props;
+
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const measure = () => setView({ top: el.scrollTop, height: el.clientHeight });
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  // New rows while following: keep the newest in view.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the row count changes.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el && follow.current) {
+      el.scrollTop = el.scrollHeight;
+      setView({ top: el.scrollTop, height: el.clientHeight });
+    }
+  }, [rows.length]);
+
+  // A selection made elsewhere (a search hit) is scrolled into view.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the selection changes, not on every new row.
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || props.selected === undefined) return;
+    const at = rows.findIndex((row) => row.type === 'event' && row.index === props.selected);
+    if (at < 0) return;
+    const top = at * ROW_HEIGHT;
+    if (top >= el.scrollTop && top + ROW_HEIGHT <= el.scrollTop + el.clientHeight) return;
+    follow.current = false;
+    el.scrollTop = Math.max(0, top - el.clientHeight / 2);
+    setView({ top: el.scrollTop, height: el.clientHeight });
+  }, [props.selected]);
+
+  const onScroll = () => {
+    const el = scroller.current;
+    if (!el) return;
+    follow.current = el.scrollTop + el.clientHeight >= el.scrollHeight - ROW_HEIGHT;
+    setView({ top: el.scrollTop, height: el.clientHeight });
+  };
+
+  const first = Math.max(0, Math.floor(view.top / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(rows.length, Math.ceil((view.top + view.height) / ROW_HEIGHT) + OVERSCAN);
+  const items = [];
+  for (let i = first; i < last; i += 1) {
+    const row = rows[i] as Row;
+    const place = { transform: `translateY(${i * ROW_HEIGHT}px)` };
+    if (row.type === 'invocation') {
+      items.push(
+        h(
+          'li',
+          { key: `inv-${i}-${row.invocationId}`, class: 'inv', style: place },
+          h('span', { class: 'inv-id', title: row.invocationId }, `Invocation ${row.invocationId || '(none)'}`),
+          h('span', { class: 'inv-meta' }, `${row.count} events · ${duration(row.durationMs)}`),
+        ),
+      );
+    } else {
+      const event = props.events[row.index] as Event;
+      const tool = props.toolTimes.get(row.index);
+      items.push(
+        h(
+          'li',
+          { key: `ev-${event.id}`, style: place },
+          h(EventRow, {
+            event,
+            index: row.index,
+            selected: props.selected === row.index,
+            tool: tool ? `${tool.tool} ${duration(tool.ms)}` : undefined,
+            onSelect: props.onSelect,
+          }),
+        ),
+      );
+    }
+  }
+  return h(
+    'div',
+    { class: 'scroller', ref: scroller, onScroll, tabIndex: 0, role: 'group', 'aria-label': 'Event list' },
+    rows.length === 0
+      ? h('p', { class: 'empty' }, 'No events to show.')
+      : h('ul', { class: 'rows', 'aria-label': 'Events', style: { height: `${rows.length * ROW_HEIGHT}px` } }, items),
+  );
+}

@@ -1,0 +1,187 @@
+/**
+ * The demo at the widths people open it at: three laptop screens and a phone. At each, the main
+ * flow (a session, the ADK agent asking before a transfer, Approve, Reject, a search) runs, and
+ * the element boxes are checked: a usable message box with its hint readable, event ids and times
+ * inside their rows, state keys on one line, panels side by side or stacked but never overlapping,
+ * and no sideways scrolling. The event list must keep following new events after Approve and
+ * Reject (the confirmation bar changes its height). `UPDATE_SCREENSHOTS=1` saves a picture of
+ * each width into docs/screenshots for the docs; without it nothing is written into the repository.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright';
+import { describe, expect, it } from 'vitest';
+import { button, createSession, demoTabs, events } from './helpers.js';
+
+const VIEWPORTS = [
+  { width: 1280, height: 800 },
+  { width: 1366, height: 768 },
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+];
+
+const UPDATE_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1';
+
+const tabs = demoTabs();
+
+const confirmation = (page: Page) => page.getByRole('group', { name: 'Confirmation' });
+const message = (page: Page) => page.getByRole('textbox', { name: 'Message', exact: true });
+const statusText = (page: Page) => page.getByRole('status').first().textContent();
+const syncForm = (page: Page) => page.getByRole('form', { name: 'Sync settings' });
+
+async function send(page: Page, text: string): Promise<void> {
+  const before = await events(page).count();
+  await message(page).fill(text);
+  await button(page, 'Send').click();
+  await expect.poll(() => events(page).count(), { timeout: 30_000 }).toBeGreaterThan(before);
+  // The turn is over when the composer is unlocked again.
+  await expect.poll(() => button(page, 'Send').isEnabled(), { timeout: 30_000 }).toBe(true);
+}
+
+/** How the newest event sits in the scrolling event list: its bottom edge against the list's. */
+function newestEvent(page: Page): Promise<{ text: string; below: number; above: number }> {
+  return page.evaluate(() => {
+    const scroller = document.querySelector('.timeline-scroll') as HTMLElement;
+    const newest = [...scroller.querySelectorAll('li.event')].at(-1) as HTMLElement;
+    const list = scroller.getBoundingClientRect();
+    const event = newest.getBoundingClientRect();
+    return {
+      text: newest.textContent ?? '',
+      below: Math.round(event.bottom - list.bottom),
+      above: Math.round(list.top - event.top),
+    };
+  });
+}
+
+/** Waits until the list shows `text` as its newest event, then asks that it be in view (the list followed). */
+async function expectFollowing(page: Page, text: string): Promise<void> {
+  await expect.poll(async () => (await newestEvent(page)).text, { timeout: 30_000 }).toContain(text);
+  // The list settles on its end within a frame or two of the last render.
+  await expect.poll(async () => (await newestEvent(page)).below).toBeLessThanOrEqual(1);
+  const { above } = await newestEvent(page);
+  expect(above).toBeLessThanOrEqual(0);
+}
+
+/** Everything the layout gets wrong at the page's current size, as readable lines (none expected). */
+function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const box = (el: Element) => el.getBoundingClientRect();
+    const name = (el: Element) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`;
+    const width = window.innerWidth;
+    const root = document.documentElement;
+    if (root.scrollWidth > width) problems.push(`the document is ${root.scrollWidth} px wide in a ${width} px window`);
+    if (document.body.scrollWidth > width) problems.push(`the body is ${document.body.scrollWidth} px wide`);
+    // What pushes past the window's right edge: the innermost such elements, named.
+    const past = [...document.body.querySelectorAll('*')].filter(
+      (el) => box(el).width > 0 && box(el).right > width + 0.5,
+    );
+    for (const el of past.filter((el) => !past.some((other) => other !== el && el.contains(other))).slice(0, 5))
+      problems.push(`${name(el)} ends at ${box(el).right} px: "${(el.textContent ?? '').slice(0, 40)}"`);
+
+    const input = document.querySelector('input[aria-label="Message"]') as HTMLInputElement;
+    if (box(input).width < 240) problems.push(`the message box is ${Math.round(box(input).width)} px wide`);
+    const hint = document.getElementById(input.getAttribute('aria-describedby') ?? '');
+    if (!hint || box(hint).height === 0) problems.push('the message box has no visible hint');
+    else if (hint.scrollWidth > hint.clientWidth || box(hint).right > width)
+      problems.push(`the message hint is cut: "${hint.textContent}"`);
+
+    for (const row of document.querySelectorAll('li.event')) {
+      const edge = box(row);
+      for (const part of row.querySelectorAll('.event-id, .event-time')) {
+        const b = box(part);
+        if (b.right > edge.right || b.left < edge.left)
+          problems.push(`${name(part)} "${part.textContent}" sticks out of its event (${b.right} > ${edge.right})`);
+      }
+    }
+
+    for (const key of document.querySelectorAll('.state-key')) {
+      const text = key.textContent ?? '';
+      const range = document.createRange();
+      range.selectNodeContents(key);
+      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (lines.size > 1) problems.push(`state key "${text}" wraps over ${lines.size} lines`);
+      const title = key.getAttribute('title') ?? '';
+      if (key.scrollWidth > key.clientWidth && !title.endsWith(text))
+        problems.push(`state key "${text}" is cut and its title "${title}" does not give it whole`);
+    }
+
+    // The panes, and the session's two columns: side by side or stacked, never on top of each other.
+    const panels = [
+      ...document.querySelectorAll('.panes > *'),
+      ...document.querySelectorAll('.detail-body > *'),
+      ...document.querySelectorAll('.timeline-col > :not([hidden])'),
+    ].filter((el) => box(el).width > 0 && box(el).height > 0);
+    for (const el of panels) {
+      if (box(el).right > width + 0.5) problems.push(`${name(el)} ends at ${Math.round(box(el).right)} px`);
+    }
+    for (const [i, a] of panels.entries()) {
+      for (const b of panels.slice(i + 1)) {
+        if (a.contains(b) || b.contains(a)) continue;
+        const [p, q] = [box(a), box(b)];
+        const overlapX = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+        const overlapY = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+        if (overlapX > 1 && overlapY > 1) problems.push(`${name(a)} and ${name(b)} overlap`);
+      }
+    }
+    return problems;
+  });
+}
+
+describe.each(VIEWPORTS)('the demo at $width x $height', (viewport) => {
+  it('lays out the session, follows the events after Approve and Reject, and tidies its messages', async () => {
+    const { page } = await tabs.open('', { viewport });
+    // Nothing selected yet: Sync offers the demo's default app and user.
+    expect(await syncForm(page).getByLabel('App name').inputValue()).toBe('demo-app');
+    const id = randomUUID();
+    await createSession(page, { app: 'bank', user: 'ada', id });
+    expect(await statusText(page)).toBe(`Created session ${id}.`);
+    // Once a session is open, Sync offers its app and user.
+    expect(await syncForm(page).getByLabel('App name').inputValue()).toBe('bank');
+    expect(await syncForm(page).getByLabel('User id').inputValue()).toBe('ada');
+
+    await page.getByRole('combobox', { name: 'Agent' }).selectOption('adk');
+    // Enough turns that the events overflow their list by more than the confirmation bar's height.
+    const overflow = () =>
+      page.locator('.timeline-scroll').evaluate((el) => el.scrollHeight - el.clientHeight - 2 * 80);
+    while ((await overflow()) < 0) await send(page, 'add 2 and 3');
+
+    await send(page, 'send 5 to Bob');
+    await expect.poll(() => confirmation(page).isVisible(), { timeout: 30_000 }).toBe(true);
+    await expectFollowing(page, 'adk_request_confirmation');
+    await button(confirmation(page), 'Approve').click();
+    await expectFollowing(page, 'Sent 5 to Bob.');
+    await expect.poll(() => confirmation(page).isVisible()).toBe(false);
+
+    await send(page, 'send 7 to Eve');
+    await expect.poll(() => confirmation(page).isVisible(), { timeout: 30_000 }).toBe(true);
+    expect(await layoutProblems(page)).toEqual([]);
+    if (UPDATE_SCREENSHOTS) {
+      await page.screenshot({
+        path: `docs/screenshots/demo-${viewport.width}x${viewport.height}.png`,
+        fullPage: viewport.width < 600,
+      });
+    }
+    await button(confirmation(page), 'Reject').click();
+    await expectFollowing(page, 'Not done: This tool call is rejected.');
+    await expect.poll(() => confirmation(page).isVisible()).toBe(false);
+    expect(await layoutProblems(page)).toEqual([]);
+
+    // A search hit names its session on one line, the whole id in its title and accessible name.
+    await page.getByRole('searchbox', { name: 'Search conversations' }).fill('Bob');
+    const hit = page.getByRole('list', { name: 'Search results' }).getByRole('button', { name: id }).first();
+    await hit.waitFor({ timeout: 10_000 });
+    const shown = await hit.locator('.search-hit-session').evaluate((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      const results = (el.closest('ul') as HTMLElement).getBoundingClientRect();
+      return { lines, title: el.getAttribute('title'), right: results.right };
+    });
+    expect(shown).toEqual({ lines: 1, title: id, right: expect.any(Number) });
+    expect(shown.right).toBeLessThanOrEqual(viewport.width);
+    await page.keyboard.press('Escape');
+
+    // The status bar's "Created session …" (and any later message) goes by itself.
+    await expect.poll(() => statusText(page), { timeout: 15_000 }).toBe('');
+  }, 120_000);
+});
