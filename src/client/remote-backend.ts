@@ -294,10 +294,20 @@ export class RemoteBackend implements StoreBackend {
     return this.call('stopSync', (r) => r.stopSync());
   }
 
-  /** Ends the connection (its writes already answered); later calls reject with `StoreClosedError`. */
+  /**
+   * Ends the connection (its writes already answered); later calls reject with `StoreClosedError`.
+   * A worker alive but stuck never says goodbye: past `timeoutMs` (or 10 s) it is let go as if it had died.
+   */
   async close(): Promise<void> {
     if (!this.ended.error) {
-      await this.call('close', (r) => r.goodbye(this.options.closeStoreOnClose === true)).catch(() => {});
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        this.call('close', (r) => r.goodbye(this.options.closeStoreOnClose === true)),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, this.options.timeoutMs ?? 10_000);
+        }),
+      ]).catch(() => {});
+      clearTimeout(timer);
       this.remote[releaseProxy]();
       this.die('the store client is closed');
     }

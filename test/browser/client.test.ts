@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   type Event,
+  openSessionStore,
   type Session,
   type SessionService,
   type SessionStoreClient,
@@ -146,5 +147,32 @@ describe('a worker terminated mid-stream', () => {
     );
     expect(stored.state['user:last']).toBe(storedIds.length - 1);
     await reopened.appendEvent({ session: stored, event: makeEvent({ id: 'after-crash' }) });
+  });
+});
+
+describe('a worker that never says goodbye', () => {
+  it('close() lets it go after 10 s, as if it had died: calls it left unanswered reject with StoreClosedError', async () => {
+    const worker = new Worker(new URL('./fixtures/silent-goodbye-worker.ts', import.meta.url), { type: 'module' });
+    const store = openSessionStore({ worker });
+    await store.ready;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let closed = false;
+      const unanswered = store.listApps().catch((error: unknown) => error);
+      const closing = store.close().then(() => {
+        closed = true;
+      });
+      await vi.advanceTimersByTimeAsync(9_000);
+      expect(closed).toBe(false);
+      await vi.advanceTimersByTimeAsync(1_000);
+      for (let turn = 0; turn < 10 && !closed; turn++) await Promise.resolve();
+      expect(closed).toBe(true);
+      await closing;
+      expect(await unanswered).toBeInstanceOf(StoreClosedError);
+      await expect(store.listApps()).rejects.toBeInstanceOf(StoreClosedError);
+    } finally {
+      vi.useRealTimers();
+      worker.terminate();
+    }
   });
 });
