@@ -5,7 +5,7 @@
  * its own, loaded with `import()`: the page carries one import, not the list.
  */
 import { warmLater } from '../host/lazy.js';
-import { WARM } from '../host/parts.js';
+import { WARM } from '../host/warm.js';
 
 export function warmInThread(): Promise<void> {
   return warmLater([() => import('../sessions/checked.js'), ...WARM]);

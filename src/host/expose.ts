@@ -19,8 +19,9 @@ import { SYNC_METHODS, type SyncBackend } from '../sync/protocol.js';
 import type { HelloRequest, HostApi, Result, Served } from './api.js';
 import { guardEndpoint } from './guard.js';
 import { warmLater } from './lazy.js';
-import { PARTS, WARM } from './parts.js';
+import { PARTS } from './parts.js';
 import { StoreEngine } from './store-engine.js';
+import { WARM } from './warm.js';
 
 type RemoteCallback = ((processed: number) => Promise<void>) & { [releaseProxy]?: () => void };
 

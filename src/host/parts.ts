@@ -4,9 +4,7 @@
  * one list, from which the worker host and the in-thread store both make a
  * part the same way, with its `checked(engine, options)`, and which both warm up after
  * start (see `lazy.ts`). Sessions, the start-up capability, is imported as
- * it is needed: statically by the worker host, on first use in this thread;
- * its imports (`sessions/import.ts`) are loaded by the session engine on the
- * first import and warmed with the parts, so an offline import finds them.
+ * it is needed: statically by the worker host, on first use in this thread.
  */
 export const PARTS = {
   artifacts: () => import('../artifacts/checked.js'),
@@ -14,6 +12,3 @@ export const PARTS = {
   memory: () => import('../memory/checked.js'),
   sync: () => import('../sync/checked.js'),
 };
-
-/** What both hosts warm after start: the parts and the session engine's import code. */
-export const WARM = [...Object.values(PARTS), () => import('../sessions/import.js')];
