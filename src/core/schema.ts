@@ -219,6 +219,7 @@ function reasonOf(issue: z.core.$ZodIssue, input: unknown): string {
 type Issue = z.core.$ZodIssue;
 /** An option's tag (its first key, a literal) refusing the input: the input meant another option. */
 const tagRefused = (i: Issue): i is z.core.$ZodIssueInvalidValue => i.code === 'invalid_value' && i.path.length === 1;
+const valuesOf = (i: Issue) => (i as z.core.$ZodIssueInvalidValue).values;
 
 /**
  * The issue to name. zod's issue for a union names no field, so the option the
@@ -228,9 +229,7 @@ const tagRefused = (i: Issue): i is z.core.$ZodIssueInvalidValue => i.code === '
 function meant(issue: Issue): Issue {
   if (issue.code !== 'invalid_union') return issue;
   const firsts = issue.errors.flatMap((option) => option.slice(0, 1));
-  const inner =
-    firsts.find((i) => !tagRefused(i)) ??
-    (firsts[0] && { ...firsts[0], values: firsts.flatMap((i) => (tagRefused(i) ? i.values : [])) });
+  const inner = firsts.find((i) => !tagRefused(i)) ?? (firsts[0] && { ...firsts[0], values: firsts.flatMap(valuesOf) });
   return inner ? meant({ ...inner, path: [...issue.path, ...inner.path] } as Issue) : issue;
 }
 

@@ -48,13 +48,10 @@ const upgrades: UpgradeStep[] = [
   // part-way leaves the previous version, and the next open runs the step again from the start.
   (db, tx) => {
     const state = db.createObjectStore('state', { keyPath: 'k' });
-    // A scope's prefix is its tag and the record's key (records/state.ts).
-    for (const [name, tag] of [
-      ['sessions', 's'],
-      ['appState', 'a'],
-      ['userState', 'u'],
-    ]) {
-      tx.objectStore(name as string).openCursor().onsuccess = function (this: IDBRequest<IDBCursorWithValue | null>) {
+    // A scope's prefix is its tag, the initial of the store it was kept in, and the record's key (records/state.ts).
+    for (const name of ['sessions', 'appState', 'userState']) {
+      const tag = name[0];
+      tx.objectStore(name).openCursor().onsuccess = function (this: IDBRequest<IDBCursorWithValue | null>) {
         const cursor = this.result;
         if (!cursor) return;
         const { state: kept = {}, ...rest } = cursor.value;

@@ -33,8 +33,6 @@ export interface GroupResult {
   record?: SessionRecord;
 }
 
-/** Request promises are settled through `tx.done`; their own rejections on abort are expected. */
-const ignore = (): void => {};
 const sessionKey = (b: AppendBatch): [string, string, string] => [b.appName, b.userId, b.sessionId];
 
 /** The stored form of an event: `temp:` keys never reach the database. */
@@ -98,12 +96,7 @@ export async function commitGroup(
   } catch (error) {
     // Nothing of a group that failed half-way may commit; and the caller needs the cause
     // (a refused duplicate id, say), not the AbortError of a read the abort cut short.
-    try {
-      tx.abort();
-    } catch {
-      // Already aborted.
-    }
-    await tx.done.catch(ignore);
+    await tx.abandon();
     throw tx.error ?? error;
   }
 }
@@ -169,9 +162,7 @@ function refusal(b: AppendBatch, rec: SessionRecord | undefined): Error | undefi
 function writeEvent(tx: GroupTx, b: AppendBatch, rec: SessionRecord, event: Event, seqOf: Map<string, number>) {
   const idKey = keyString([rec.uid, event.id]);
   const known = seqOf.get(idKey);
-  tx.objectStore('events')
-    .put(eventRecord(rec.uid, known ?? rec.nextSeq, storable(event)))
-    .catch(ignore);
+  tx.objectStore('events').put(eventRecord(rec.uid, known ?? rec.nextSeq, storable(event)));
   const scoped = splitDelta(event.actions?.stateDelta);
   // Only a group that changes state has the state store in its transaction.
   const state = () => tx.objectStore('state');
@@ -219,7 +210,7 @@ function writeBatch(
     results,
   };
   if (eventIds.length === 0) return { outcome, record: rec };
-  tx.objectStore('sessions').put(rec).catch(ignore);
+  tx.objectStore('sessions').put(rec);
   const { appName, userId, sessionId } = b;
   const { revision, lastUpdateTime } = rec;
   const change: StoreChange = {

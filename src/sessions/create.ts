@@ -30,8 +30,6 @@ export interface Created {
   user: Record<string, unknown>;
 }
 
-const ignore = (): void => {};
-
 /** An app's or user's record (its session count) and its state, as a group of creates changes them. */
 interface Shared {
   name: 'appState' | 'userState';
@@ -113,14 +111,11 @@ export async function commitCreates(
       eventCount: 0,
     };
     writeSessionState(state, record, o.state.session);
-    sessions.add(record).catch(ignore);
+    sessions.add(record);
     return { value: { record, state: o.state.session, app, user } };
   });
   // A create that failed leaves no trace, not even an empty app or user record.
-  for (const s of dirty)
-    tx.objectStore(s.name)
-      .put(s.record as never)
-      .catch(ignore);
+  for (const s of dirty) tx.objectStore(s.name).put(s.record as never);
   try {
     await tx.done;
   } catch (error) {

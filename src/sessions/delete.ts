@@ -51,12 +51,8 @@ export async function removeSession(
     await tx.done;
     return false;
   }
-  tx.objectStore('sessions')
-    .delete([appName, userId, sessionId])
-    .catch(() => {});
-  tx.objectStore('events')
-    .delete(bound([record.uid, 0], [record.uid, Number.POSITIVE_INFINITY]))
-    .catch(() => {});
+  tx.objectStore('sessions').delete([appName, userId, sessionId]);
+  tx.objectStore('events').delete(bound([record.uid, 0], [record.uid, Number.POSITIVE_INFINITY]));
   clearState(tx.objectStore('state'), sessionScope(appName, userId, sessionId));
   lowerCounts(tx.objectStore('appState'), tx.objectStore('userState'), app, user);
   await tx.done;
@@ -72,8 +68,8 @@ function lowerCounts(
   app: AppRecord | undefined,
   user: UserRecord | undefined,
 ): void {
-  if (app) apps.put({ ...app, sessionCount: Math.max(0, app.sessionCount - 1) }).catch(() => {});
-  if (user) users.put({ ...user, sessionCount: Math.max(0, user.sessionCount - 1) }).catch(() => {});
+  if (app) apps.put({ ...app, sessionCount: Math.max(0, app.sessionCount - 1) });
+  if (user) users.put({ ...user, sessionCount: Math.max(0, user.sessionCount - 1) });
 }
 
 /** Lowers the app's and user's session counts by one (a deletion made without them). */

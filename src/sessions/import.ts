@@ -50,9 +50,6 @@ export interface ImportCommit {
   changes: StoreChange[];
 }
 
-/** Request promises are settled through `tx.done`; their own rejections on abort are expected. */
-const ignore = (): void => {};
-
 /**
  * How many requests an import issues before it waits for the previous such
  * chunk to be written. Issuing is synchronous (each value is cloned there), so
@@ -74,16 +71,6 @@ function refusal(error: unknown, cause: unknown): unknown {
 
 type ImportTx = Tx<StoreSchema, StoreName>;
 type Imported = ImportBatch['sessions'][number];
-
-/** Aborts `tx` (if IndexedDB has not already) and waits for it to end: nothing of the import commits. */
-async function abandon(tx: ImportTx): Promise<void> {
-  try {
-    tx.abort();
-  } catch {
-    // Already aborted by IndexedDB itself.
-  }
-  await tx.done.catch(ignore);
-}
 
 /** The app and user records of the sessions imported, read in one round: their session counts change. */
 async function readCounts(tx: ImportTx, sessions: Imported[]) {
@@ -107,7 +94,7 @@ async function readCounts(tx: ImportTx, sessions: Imported[]) {
 /** Removes what replacing `old` with `session` must not keep: its events and its own state. */
 async function replaceOld(tx: ImportTx, session: Imported, old: SessionRecord): Promise<void> {
   const events = tx.objectStore('events');
-  events.delete(bound([old.uid, 0], [old.uid, Number.POSITIVE_INFINITY])).catch(ignore);
+  events.delete(bound([old.uid, 0], [old.uid, Number.POSITIVE_INFINITY]));
   await clearState(tx.objectStore('state'), sessionScope(session.appName, session.userId, session.id));
 }
 
@@ -125,7 +112,7 @@ function writeSession(tx: ImportTx, session: Imported): Promise<unknown> {
   writeState(state, userScope(appName, userId), scoped.user);
   const uid = newId();
   session.events.forEach((event, seq) => {
-    events.put(eventRecord(uid, seq, storable(event))).catch(ignore);
+    events.put(eventRecord(uid, seq, storable(event)));
   });
   const record: SessionRecord = {
     appName,
@@ -142,9 +129,7 @@ function writeSession(tx: ImportTx, session: Imported): Promise<unknown> {
   };
   writeSessionState(state, record, scoped.session);
   // Requests complete in order: once the record is written, so are its events.
-  const written = tx.objectStore('sessions').put(record);
-  written.catch(ignore);
-  return written;
+  return tx.objectStore('sessions').put(record);
 }
 
 /** The change notice of an imported session (`created`) or of the one it replaced (`deleted`). */
@@ -162,7 +147,11 @@ const change = (type: 'created' | 'deleted', { appName, userId, id, lastUpdateTi
 function progress(onProgress: ((processed: number) => void) | undefined, total: number) {
   const step = Math.max(1, Math.ceil(total / PROGRESS_STEPS));
   return (processed: number, after: Promise<unknown>): void => {
-    if (onProgress && processed % step === 0 && processed < total) after.then(() => onProgress(processed), ignore);
+    if (onProgress && processed % step === 0 && processed < total)
+      after.then(
+        () => onProgress(processed),
+        () => {},
+      );
   };
 }
 
@@ -187,7 +176,7 @@ export async function commitImport(
   const existing = await Promise.all(found);
   const at = batch.onConflict === 'error' ? existing.findIndex((record) => record !== undefined) : -1;
   if (at >= 0) {
-    await abandon(tx);
+    await tx.abandon();
     const s = batch.sessions[at] as Imported;
     throw new AlreadyExistsError(
       `importSessions: sessions[${at}]: Session with id ${s.id} already exists. (app "${s.appName}", user "${s.userId}"; nothing was imported)`,
@@ -235,19 +224,15 @@ export async function commitImport(
     await extra?.write(tx, writtenKeys);
   } catch (error) {
     // Requests already issued must not commit: an import is whole or nothing.
-    await abandon(tx);
+    await tx.abandon();
     throw refusal(error, tx.error);
   }
   // The app's and user's records of every session written, as before the import when a session only replaced one.
   for (const key of new Set(writtenKeys.map((k) => k.appName))) {
-    tx.objectStore('appState')
-      .put(apps.get(key) as AppRecord)
-      .catch(ignore);
+    tx.objectStore('appState').put(apps.get(key) as AppRecord);
   }
   for (const key of new Set(writtenKeys.map((k) => keyString([k.appName, k.userId])))) {
-    tx.objectStore('userState')
-      .put(users.get(key) as UserRecord)
-      .catch(ignore);
+    tx.objectStore('userState').put(users.get(key) as UserRecord);
   }
   try {
     await tx.done;

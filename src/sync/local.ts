@@ -38,7 +38,6 @@ export interface UserKey {
 export type Key = [string, string, string];
 export type SyncTx = Tx<StoreSchema, StoreName>;
 
-export const ignore = (): void => {};
 const userRange = ({ appName, userId }: UserKey) => bound([appName, userId], [appName, userId, []]);
 const eventsFrom = (uid: string, seq: number) => bound([uid, seq], [uid, Number.POSITIVE_INFINITY]);
 export const clone = <T>(value: T): T => structuredClone(value);
@@ -139,7 +138,7 @@ export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration
   const lastIncoming = work.incoming?.at(-1)?.pos ?? 0;
   if (!record || record.uid !== mark.uid) {
     // Deleted here, deletion not yet pushed: the server's events of it are moot.
-    if (lastIncoming > mark.serverPos) marks.put({ ...mark, serverPos: lastIncoming }).catch(ignore);
+    if (lastIncoming > mark.serverPos) marks.put({ ...mark, serverPos: lastIncoming });
     await tx.done;
     return done;
   }
@@ -152,7 +151,7 @@ export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration
     const head = pending[0];
     if (p.pos !== mark.serverPos + 1 || !head || head.id !== p.id) break;
     const event = { ...eventOf(head), timestamp: p.timestamp };
-    events.put(eventRecord(head.uid, head.seq, event)).catch(ignore);
+    events.put(eventRecord(head.uid, head.seq, event));
     applyDelta(mark.syncedState, splitDelta(event.actions?.stateDelta).session);
     mark.syncedNext = head.seq + 1;
     mark.serverPos = p.pos;
@@ -162,12 +161,12 @@ export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration
   const incoming = (work.incoming ?? []).filter((e) => e.pos > mark.serverPos);
   if (incoming.some((e, i) => e.pos !== mark.serverPos + 1 + i)) {
     done.gap = true;
-    marks.put(mark).catch(ignore);
+    marks.put(mark);
     await tx.done;
     return done;
   }
   if (incoming.length === 0) {
-    marks.put(mark).catch(ignore);
+    marks.put(mark);
     await tx.done;
     return done;
   }
@@ -181,7 +180,7 @@ export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration
   const forkState = clone(mark.syncedState);
   if (decision !== 'rebase') rest = [];
 
-  events.delete(eventsFrom(record.uid, mark.syncedNext)).catch(ignore);
+  events.delete(eventsFrom(record.uid, mark.syncedNext));
   const shared = sharedRecords(tx, key);
   const [app, user] = [await shared.app, await shared.user];
   let seq = mark.syncedNext;
@@ -190,7 +189,7 @@ export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration
   const appDelta: StateRecord = {};
   const userDelta: StateRecord = {};
   for (const { event } of incoming) {
-    events.put(eventRecord(record.uid, seq, event)).catch(ignore);
+    events.put(eventRecord(record.uid, seq, event));
     seq += 1;
     const scoped = splitDelta(event.actions?.stateDelta);
     applyDelta(mark.syncedState, scoped.session);
@@ -202,7 +201,7 @@ export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration
   mark.serverPos = incoming.at(-1)?.pos ?? mark.serverPos;
   const state = clone(mark.syncedState);
   for (const e of rest) {
-    events.put({ ...e, seq }).catch(ignore);
+    events.put({ ...e, seq });
     seq += 1;
     const scoped = splitDelta(eventOf(e).actions?.stateDelta);
     applyDelta(state, scoped.session);
@@ -216,21 +215,21 @@ export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration
   // The session's state is the fold of the new order: replaced whole.
   const stateStore = tx.objectStore('state');
   await replaceSessionState(stateStore, updated, state);
-  tx.objectStore('sessions').put(updated).catch(ignore);
+  tx.objectStore('sessions').put(updated);
   writeState(stateStore, appScope(key[0]), appDelta);
   writeState(stateStore, userScope(key[0], key[1]), userDelta);
-  marks.put(mark).catch(ignore);
+  marks.put(mark);
   if (forked.length > 0) {
     const fork = forkOf(record, forked, forkState);
     const taken = await tx.objectStore('sessions').getKey([fork.record.appName, fork.record.userId, fork.record.id]);
     if (taken === undefined) {
       writeSessionState(stateStore, fork.record, fork.state);
-      tx.objectStore('sessions').add(fork.record).catch(ignore);
-      for (const e of fork.events) events.put(e).catch(ignore);
+      tx.objectStore('sessions').add(fork.record);
+      for (const e of fork.events) events.put(e);
       app.sessionCount += 1;
       user.sessionCount += 1;
-      tx.objectStore('appState').put(app).catch(ignore);
-      tx.objectStore('userState').put(user).catch(ignore);
+      tx.objectStore('appState').put(app);
+      tx.objectStore('userState').put(user);
       done.changes.push(change('created', fork.record, []));
     }
   }
@@ -336,12 +335,17 @@ export async function adoptCreated(
     writeState(stateStore, userScope(key[0], key[1]), scoped.user);
     app.sessionCount += 1;
     user.sessionCount += 1;
-    tx.objectStore('sessions').add(created).catch(ignore);
-    tx.objectStore('appState').put(app).catch(ignore);
-    tx.objectStore('userState').put(user).catch(ignore);
-    tx.objectStore('syncSessions')
-      .put({ ...userOf(key), id: key[2], uid: created.uid, syncedNext: 0, serverPos: 0, syncedState: scoped.session })
-      .catch(ignore);
+    tx.objectStore('sessions').add(created);
+    tx.objectStore('appState').put(app);
+    tx.objectStore('userState').put(user);
+    tx.objectStore('syncSessions').put({
+      ...userOf(key),
+      id: key[2],
+      uid: created.uid,
+      syncedNext: 0,
+      serverPos: 0,
+      syncedState: scoped.session,
+    });
     changes.push(change('created', created, []));
   } else if (!mark || mark.uid !== record.uid || mark.serverPos === 0 || mark.awaitingCreated) {
     if (mark && mark.uid !== record.uid) {
@@ -359,12 +363,17 @@ export async function adoptCreated(
     if (JSON.stringify(state) !== JSON.stringify(stored)) {
       const updated: SessionRecord = { ...record, revision: record.revision + 1 };
       await replaceSessionState(stateStore, updated, state);
-      tx.objectStore('sessions').put(updated).catch(ignore);
+      tx.objectStore('sessions').put(updated);
       changes.push(change('appended', updated, []));
     }
-    tx.objectStore('syncSessions')
-      .put({ ...userOf(key), id: key[2], uid: record.uid, syncedNext: 0, serverPos: 0, syncedState: scoped.session })
-      .catch(ignore);
+    tx.objectStore('syncSessions').put({
+      ...userOf(key),
+      id: key[2],
+      uid: record.uid,
+      syncedNext: 0,
+      serverPos: 0,
+      syncedState: scoped.session,
+    });
   }
   await tx.done;
   return changes;

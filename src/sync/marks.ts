@@ -10,7 +10,7 @@ import type { Db } from '../database/idb/index.js';
 import type { StoreSchema } from '../database/records/index.js';
 import { appScope, readState, replaceState, userScope } from '../database/records/state.js';
 import type { SyncMark, SyncUser } from '../database/records/sync.js';
-import { clone, ignore, type Key, type UserKey, userOf } from './local.js';
+import { clone, type Key, type UserKey, userOf } from './local.js';
 /** After the server created the session this device pushed (or had it already: then adopted). */
 export async function markCreated(
   db: Db<StoreSchema>,
@@ -25,13 +25,11 @@ export async function markCreated(
   ]);
   if (record?.uid === uid && mark === undefined) {
     const base = { ...userOf(key), id: key[2], uid, syncedNext: 0, serverPos: 0 };
-    tx.objectStore('syncSessions')
-      .put(
-        created === 'exists'
-          ? { ...base, syncedState: {}, awaitingCreated: true }
-          : { ...base, syncedState: clone(created.state) },
-      )
-      .catch(ignore);
+    tx.objectStore('syncSessions').put(
+      created === 'exists'
+        ? { ...base, syncedState: {}, awaitingCreated: true }
+        : { ...base, syncedState: clone(created.state) },
+    );
   }
   await tx.done;
 }
@@ -40,7 +38,7 @@ export async function markCreated(
 export async function dropMark(db: Db<StoreSchema>, key: Key, uid: string): Promise<void> {
   const tx = db.transaction(['syncSessions'], 'readwrite');
   const mark = await tx.objectStore('syncSessions').get(key);
-  if (mark?.uid === uid) tx.objectStore('syncSessions').delete(key).catch(ignore);
+  if (mark?.uid === uid) tx.objectStore('syncSessions').delete(key);
   await tx.done;
 }
 
@@ -63,7 +61,7 @@ export async function saveCursor(
   const tx = db.transaction(['syncUsers'], 'readwrite');
   const record: SyncUser = { ...user, cursor, lastSyncAt: Date.now() };
   if (shared) record.shared = clone(shared);
-  tx.objectStore('syncUsers').put(record).catch(ignore);
+  tx.objectStore('syncUsers').put(record);
   await tx.done;
 }
 

@@ -22,7 +22,6 @@ export const appScope = (appName: string): string[] => ['a', appName];
 export const userScope = (appName: string, userId: string): string[] => ['u', appName, userId];
 export const sessionScope = (appName: string, userId: string, id: string): string[] => ['s', appName, userId, id];
 
-const ignore = (): void => {};
 const keysOf = (scope: string[]) => bound(scope, [...scope, []]);
 
 /** A scope's state as one object (`__proto__` a plain key). Reads the scope's keys only. */
@@ -34,7 +33,7 @@ export async function readState(store: StateStore, scope: string[]): Promise<Sta
 
 /** Writes `delta`'s keys into a scope, a record each; settled through the transaction. May throw what a put throws. */
 export function writeState(store: StateStore, scope: string[], delta: StateRecord): void {
-  for (const key of Object.keys(delta)) store.put({ k: [...scope, key], v: delta[key] }).catch(ignore);
+  for (const key of Object.keys(delta)) store.put({ k: [...scope, key], v: delta[key] });
 }
 
 /**
@@ -43,9 +42,7 @@ export function writeState(store: StateStore, scope: string[], delta: StateRecor
  * writing the scope again, or use `replaceState`.
  */
 export function clearState(store: StateStore, scope: string[]): Promise<void> {
-  const done = store.delete(keysOf(scope));
-  done.catch(ignore);
-  return done;
+  return store.delete(keysOf(scope));
 }
 
 /** Replaces a scope's state whole. */
@@ -118,7 +115,7 @@ export function writeSessionState(store: StateStore, head: SessionHead, delta: S
   try {
     const { heavy, drop } = placeState(head, delta);
     writeState(store, scopeOf(head), heavy);
-    for (const key of drop) store.delete([...scopeOf(head), key]).catch(ignore);
+    for (const key of drop) store.delete([...scopeOf(head), key]);
   } catch (error) {
     Object.assign(head, { state, big });
     throw error;
