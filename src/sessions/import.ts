@@ -8,16 +8,14 @@ import { AlreadyExistsError, InvalidInputError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { splitDelta } from '../core/state.js';
 import type { StoreChange } from '../database/changes.js';
-import { bound, type Db, handled, type Tx } from '../database/idb/index.js';
-import { keyString } from '../database/keys.js';
+import { bound, type Db, type Tx } from '../database/idb/index.js';
+import { addSessions } from '../database/records/counts.js';
 import {
   ALL_STORES,
-  type AppRecord,
   eventRecord,
   type SessionRecord,
   type StoreName,
   type StoreSchema,
-  type UserRecord,
 } from '../database/records/index.js';
 import {
   appScope,
@@ -71,25 +69,6 @@ function refusal(error: unknown, cause: unknown): unknown {
 
 type ImportTx = Tx<StoreSchema, StoreName>;
 type Imported = ImportBatch['sessions'][number];
-
-/** The app and user records of the sessions imported, read in one round: their session counts change. */
-async function readCounts(tx: ImportTx, sessions: Imported[]) {
-  const apps = new Map<string, Promise<AppRecord | undefined>>();
-  const users = new Map<string, Promise<UserRecord | undefined>>();
-  for (const { appName, userId } of sessions) {
-    if (!apps.has(appName)) apps.set(appName, handled(tx.objectStore('appState').get(appName)));
-    const uk = keyString([appName, userId]);
-    if (!users.has(uk)) users.set(uk, handled(tx.objectStore('userState').get([appName, userId])));
-  }
-  const appRecords = new Map<string, AppRecord>();
-  for (const [appName, p] of apps) appRecords.set(appName, (await p) ?? { appName, sessionCount: 0 });
-  const userRecords = new Map<string, UserRecord>();
-  for (const [k, p] of users) {
-    const [appName, userId] = JSON.parse(k) as [string, string];
-    userRecords.set(k, (await p) ?? { appName, userId, sessionCount: 0 });
-  }
-  return { apps: appRecords, users: userRecords };
-}
 
 /** Removes what replacing `old` with `session` must not keep: its events and its own state. */
 async function replaceOld(tx: ImportTx, session: Imported, old: SessionRecord): Promise<void> {
@@ -171,8 +150,6 @@ export async function commitImport(
   const tx = db.transaction(extra ? [...ALL_STORES, ...extra.stores] : ALL_STORES, 'readwrite', { durability });
   // Issued up front so they pipeline; no await on anything but IndexedDB below.
   const found = batch.sessions.map((s) => tx.objectStore('sessions').get([s.appName, s.userId, s.id]));
-  // Handled: a conflict aborts the transaction before the counts are awaited.
-  const counts = handled(readCounts(tx, batch.sessions));
   const existing = await Promise.all(found);
   const at = batch.onConflict === 'error' ? existing.findIndex((record) => record !== undefined) : -1;
   if (at >= 0) {
@@ -182,10 +159,11 @@ export async function commitImport(
       `importSessions: sessions[${at}]: Session with id ${s.id} already exists. (app "${s.appName}", user "${s.userId}"; nothing was imported)`,
     );
   }
-  const { apps, users } = await counts;
   const outcome: ImportOutcome = { sessions: 0, events: 0, skipped: 0 };
   const changes: StoreChange[] = [];
   const writtenKeys: { appName: string; userId: string; id: string }[] = [];
+  // The sessions that replaced none: one more each in its app's and user's counts.
+  const added: Imported[] = [];
   const report = progress(onProgress, batch.sessions.length);
   // A skipped session is reported after the write before it, so reports never go backwards.
   let lastWrite: Promise<unknown> = Promise.resolve();
@@ -203,10 +181,7 @@ export async function commitImport(
       if (old) {
         changes.push(change('deleted', session));
         await replaceOld(tx, session, old);
-      } else {
-        (apps.get(appName) as AppRecord).sessionCount++;
-        (users.get(keyString([appName, userId])) as UserRecord).sessionCount++;
-      }
+      } else added.push(session);
       lastWrite = writeSession(tx, session);
       report(i + 1, lastWrite);
       outcome.sessions++;
@@ -222,17 +197,11 @@ export async function commitImport(
       }
     }
     await extra?.write(tx, writtenKeys);
+    await addSessions(tx, added);
   } catch (error) {
     // Requests already issued must not commit: an import is whole or nothing.
     await tx.abandon();
     throw refusal(error, tx.error);
-  }
-  // The app's and user's records of every session written, as before the import when a session only replaced one.
-  for (const key of new Set(writtenKeys.map((k) => k.appName))) {
-    tx.objectStore('appState').put(apps.get(key) as AppRecord);
-  }
-  for (const key of new Set(writtenKeys.map((k) => keyString([k.appName, k.userId])))) {
-    tx.objectStore('userState').put(users.get(key) as UserRecord);
   }
   try {
     await tx.done;

@@ -7,16 +7,15 @@
 import { newId } from '../core/ids.js';
 import { applyDelta, type StateRecord, splitDelta } from '../core/state.js';
 import type { StoreChange } from '../database/changes.js';
-import { bound, type Db, handled, type Tx } from '../database/idb/index.js';
+import { bound, type Db, type Tx } from '../database/idb/index.js';
+import { addSessions } from '../database/records/counts.js';
 import {
-  type AppRecord,
   type EventRecord,
   eventOf,
   eventRecord,
   type SessionRecord,
   type StoreName,
   type StoreSchema,
-  type UserRecord,
 } from '../database/records/index.js';
 import {
   appScope,
@@ -181,8 +180,6 @@ export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration
   if (decision !== 'rebase') rest = [];
 
   events.delete(eventsFrom(record.uid, mark.syncedNext));
-  const shared = sharedRecords(tx, key);
-  const [app, user] = [await shared.app, await shared.user];
   let seq = mark.syncedNext;
   const updated: SessionRecord = { ...record };
   // The app's and user's keys the events set, in order: a record per key, as an append writes them.
@@ -226,10 +223,7 @@ export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration
       writeSessionState(stateStore, fork.record, fork.state);
       tx.objectStore('sessions').add(fork.record);
       for (const e of fork.events) events.put(e);
-      app.sessionCount += 1;
-      user.sessionCount += 1;
-      tx.objectStore('appState').put(app);
-      tx.objectStore('userState').put(user);
+      await addSessions(tx, [fork.record]);
       done.changes.push(change('created', fork.record, []));
     }
   }
@@ -265,16 +259,6 @@ function forkOf(record: SessionRecord, forked: EventRecord[], state: Record<stri
   const forkState = clone(state);
   for (const e of forked) applyDelta(forkState, splitDelta(eventOf(e).actions?.stateDelta).session);
   return { record: fork, events, state: forkState };
-}
-
-export function sharedRecords(tx: SyncTx, [appName, userId]: Key) {
-  const app = handled(tx.objectStore('appState').get(appName)).then(
-    (r): AppRecord => r ?? { appName, sessionCount: 0 },
-  );
-  const user = handled(tx.objectStore('userState').get([appName, userId])).then(
-    (r): UserRecord => r ?? { appName, userId, sessionCount: 0 },
-  );
-  return { app, user };
 }
 
 function change(type: StoreChange['type'], record: SessionRecord, eventIds: string[]): StoreChange {
@@ -315,8 +299,6 @@ export async function adoptCreated(
       await tx.done;
       return changes;
     }
-    const shared = sharedRecords(tx, key);
-    const [app, user] = [await shared.app, await shared.user];
     const now = Date.now();
     const created: SessionRecord = {
       appName: key[0],
@@ -333,11 +315,7 @@ export async function adoptCreated(
     writeSessionState(stateStore, created, scoped.session);
     writeState(stateStore, appScope(key[0]), scoped.app);
     writeState(stateStore, userScope(key[0], key[1]), scoped.user);
-    app.sessionCount += 1;
-    user.sessionCount += 1;
     tx.objectStore('sessions').add(created);
-    tx.objectStore('appState').put(app);
-    tx.objectStore('userState').put(user);
     tx.objectStore('syncSessions').put({
       ...userOf(key),
       id: key[2],
@@ -346,6 +324,7 @@ export async function adoptCreated(
       serverPos: 0,
       syncedState: scoped.session,
     });
+    await addSessions(tx, [created]);
     changes.push(change('created', created, []));
   } else if (!mark || mark.uid !== record.uid || mark.serverPos === 0 || mark.awaitingCreated) {
     if (mark && mark.uid !== record.uid) {
