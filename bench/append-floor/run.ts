@@ -67,6 +67,9 @@ try {
     }
     console.log(`store over the hand-coded floor: ${median(times.map((t) => t.store / t.floor)).toFixed(2)}x`);
     console.log(`store over the events alone: ${median(times.map((t) => t.store / t.eventsOnly)).toFixed(2)}x`);
+    console.log(
+      `a transaction per event over the store: ${median(times.map((t) => t.txPerEvent / t.store)).toFixed(2)}x`,
+    );
   }
   const states: StateTimes[] = [];
   await page.evaluate((n) => window.appendFloor.stateAppends(n), Math.min(appends, 20)); // warm-up
@@ -81,6 +84,13 @@ try {
         .padStart(8)} ms   ${ratio.toFixed(2)}x 0.2 KB`,
     );
   }
+  console.log(
+    `${'raw put'.padEnd(14)} ${median(states.map((t) => t.rawPut))
+      .toFixed(3)
+      .padStart(8)} ms   sequential append (0.2 KB) over a raw single put: ${median(
+      states.map((t) => t['session0.2KB'] / t.rawPut),
+    ).toFixed(2)}x`,
+  );
 } finally {
   await context.close();
   await server.close();

@@ -32,7 +32,14 @@ export type Shape = (typeof SHAPES)[keyof typeof SHAPES];
  * their two indexes, each session's record with its state and two listing indexes, once): the
  * floor of appends issued all at once, which group commit writes in one transaction.
  */
-export const WAYS = ['limit', 'shapedLimit', ...(Object.keys(SHAPES) as (keyof typeof SHAPES)[]), 'store'] as const;
+export const WAYS = [
+  'limit',
+  'shapedLimit',
+  ...(Object.keys(SHAPES) as (keyof typeof SHAPES)[]),
+  /** Each session's appends each in a transaction of its own (read the record, put the event and the record). */
+  'txPerEvent',
+  'store',
+] as const;
 export type Way = (typeof WAYS)[number];
 
 /**
@@ -46,5 +53,5 @@ export const STATE_CASES = [
   { name: 'session500KB', sessionKb: 500, userKb: 0, deltaPrefix: '' },
   { name: 'user500KB', sessionKb: 0.2, userKb: 500, deltaPrefix: 'user:' },
 ] as const;
-/** Each case's append p50, ms. */
-export type StateTimes = Record<(typeof STATE_CASES)[number]['name'], number>;
+/** Each case's append p50, ms; `rawPut`: a raw single put of the same event in a transaction of its own. */
+export type StateTimes = Record<(typeof STATE_CASES)[number]['name'] | 'rawPut', number>;
