@@ -242,6 +242,7 @@ export type { ReadTx };
 
 export function toLoaded(
   record: SessionRecord,
+  state: StateRecord,
   app: StateRecord,
   user: StateRecord,
   events: Session['events'],
@@ -251,7 +252,7 @@ export function toLoaded(
       id: record.id,
       appName: record.appName,
       userId: record.userId,
-      state: mergeState(app, user, record.state),
+      state: mergeState(app, user, state),
       events,
       lastUpdateTime: record.lastUpdateTime,
     },
