@@ -141,6 +141,7 @@ export type {
   Durability,
   Event,
   EventActions,
+  EventCompaction,
   GetSessionConfig,
   GetSessionRequest,
   ListSessionKeysRequest,
