@@ -41,7 +41,7 @@ export const jsCompaction = (
 });
 
 /** adk-python's compaction event in camelCase JSON: times in seconds. */
-const pyCompaction = (id: string, at: number, start: number, end: number): Event => ({
+export const pyCompaction = (id: string, at: number, start: number, end: number): Event => ({
   id,
   invocationId: 'inv-py',
   author: 'user',
