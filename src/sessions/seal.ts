@@ -9,7 +9,7 @@
  * (another tab sealing too) is refused as stale and read again, never appended twice.
  * Worker-side only: the page forwards the call.
  */
-import { fromWireError } from '../core/errors.js';
+import { fromWireError, type SessionStoreError, type WireError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Database } from '../database/database.js';
 import { bound } from '../database/idb/index.js';
@@ -128,15 +128,22 @@ export async function sealInterrupted(engine: SealingEngine, key: SessionKey): P
     );
     if (events.length === 0) return [];
     const { uid, revision, lastUpdateTime } = read.record;
-    const outcome = await engine.appendEvents({
-      ...key,
-      ref: { uid, revision },
-      lastUpdateTime,
-      events,
-      allOrNothing: true,
-    });
-    const failed = outcome.results.find((r) => r !== null);
+    let failed: { code: string } | null | undefined;
+    try {
+      const outcome = await engine.appendEvents({
+        ...key,
+        ref: { uid, revision },
+        lastUpdateTime,
+        events,
+        allOrNothing: true,
+      });
+      failed = outcome.results.find((r) => r !== null);
+      if (failed) failed = fromWireError(failed as WireError) as SessionStoreError;
+    } catch (error) {
+      failed = error as SessionStoreError;
+    }
     if (!failed) return events;
-    if (failed.code !== 'STALE_SESSION' || attempt === ATTEMPTS) throw fromWireError(failed);
+    // Another writer got there first (another tab sealing too): read again, and seal what is left.
+    if (failed.code !== 'STALE_SESSION' || attempt === ATTEMPTS) throw failed;
   }
 }
