@@ -4,13 +4,11 @@
  * and `getSession` returns them, as ADK's own session services do; where events leave for people
  * or other programs (exports), they are dropped, as ADK drops them from its API responses.
  */
-import type { Event } from '../public/sessions.js';
-
 /** The prefix of the `customMetadata` keys only ADK writes. */
 export const INTERNAL_METADATA_PREFIX = '__adk_internal_';
 
 /** `event` as it leaves the store: the same object when it holds no internal key, else a copy without them. */
-export function publicEvent(event: Event): Event {
+export function publicEvent<E extends { customMetadata?: Record<string, unknown> }>(event: E): E {
   const metadata = event.customMetadata;
   if (!metadata || !Object.keys(metadata).some((k) => k.startsWith(INTERNAL_METADATA_PREFIX))) return event;
   const kept: Record<string, unknown> = {};
@@ -20,5 +18,5 @@ export function publicEvent(event: Event): Event {
       Object.defineProperty(kept, k, { value: v, enumerable: true, writable: true, configurable: true });
   }
   const { customMetadata: _dropped, ...rest } = event;
-  return Object.keys(kept).length > 0 ? { ...rest, customMetadata: kept } : rest;
+  return (Object.keys(kept).length > 0 ? { ...rest, customMetadata: kept } : rest) as E;
 }
