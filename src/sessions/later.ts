@@ -14,8 +14,11 @@ export async function loadCompaction(): Promise<Compaction> {
   return compaction;
 }
 
-/** The compaction read's code, once `loadCompaction` resolved (the engine awaits it before the read's transaction). */
-export const loadedCompaction = (): Compaction => compaction as Compaction;
+/** The compaction read's code, which `loadCompaction` must have loaded. */
+export function loadedCompaction(): Compaction {
+  if (!compaction) throw new Error('the compaction read was used before its code was loaded');
+  return compaction;
+}
 
 export const loadSeal = () => import('./seal.js');
 
