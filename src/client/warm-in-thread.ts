@@ -6,8 +6,7 @@
  */
 import { warmLater } from '../host/lazy.js';
 import { PARTS } from '../host/parts.js';
-import { SESSION_EXTRAS } from '../sessions/later.js';
 
 export function warmInThread(): Promise<void> {
-  return warmLater([() => import('../sessions/checked.js'), ...Object.values(PARTS), ...SESSION_EXTRAS]);
+  return warmLater([() => import('../sessions/checked.js'), ...Object.values(PARTS)]);
 }

@@ -13,7 +13,6 @@ import { DEFAULT_DB_NAME } from '../database/defaults.js';
 import { MEMORY_METHODS, type MemoryBackend } from '../memory/protocol.js';
 import { SEARCH_METHODS, type SearchBackend } from '../search/protocol.js';
 import { checked as checkedSessions } from '../sessions/checked.js';
-import { SESSION_EXTRAS } from '../sessions/later.js';
 import { type AppendBatch, SESSION_METHODS } from '../sessions/protocol.js';
 import { appendManySchema } from '../sessions/schema.js';
 import { SYNC_METHODS, type SyncBackend } from '../sync/protocol.js';
@@ -128,7 +127,7 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     hello: (request) =>
       settle(async () => {
         engine = engineFor(validate('hello', helloRequestSchema, request));
-        void warmLater([...Object.values(PARTS), ...SESSION_EXTRAS]);
+        void warmLater(Object.values(PARTS));
         return { dbName: engine.dbName, lockName: await holdLifeLock(), methods: Object.keys(host) };
       }),
     appendMany: (request) =>

@@ -32,7 +32,6 @@ import { commitGroup, type GroupOptions, type GroupResult, isDuplicateId, Rememb
 import { type Created, type CreateOrder, commitCreates } from './create.js';
 import { cleanupOnImport, decrementCounts, removeSession } from './delete.js';
 import { commitImport, type ImportExtra } from './import.js';
-import { loadCompaction, loadSeal } from './later.js';
 import type {
   AppendBatch,
   AppendOutcome,
@@ -43,6 +42,7 @@ import type {
   LoadedSession,
 } from './protocol.js';
 import { type Place, pageOf, readAhead, readEvents, readPage, readUsers, toLoaded } from './reads.js';
+import { sealInterrupted } from './seal.js';
 
 /** An acknowledged append batch, and the change notice it makes once its group has committed. */
 interface Appended {
@@ -139,9 +139,8 @@ export class SessionEngine implements Backend {
     return { ...toLoaded(read.record, read.app, read.user, []), eventsJson: eventsText(read.events) };
   }
 
-  private async readSession(request: GetSessionRequest) {
+  private readSession(request: GetSessionRequest) {
     const { appName, userId, sessionId, config } = request;
-    if (config?.fromLatestCompaction) await loadCompaction();
     const key = sessionKeyString(appName, userId, sessionId);
     return this.run(async (db) => {
       const tx = db.transaction(ALL_STORES, 'readonly');
@@ -239,8 +238,8 @@ export class SessionEngine implements Backend {
    * Queues `batch` for the next group commit. Must resolve only after the
    * transaction that holds it has committed, and reject if it aborts.
    */
-  async sealInterrupted(key: SessionKey): Promise<Event[]> {
-    return (await loadSeal()).sealInterrupted(this, key);
+  sealInterrupted(key: SessionKey): Promise<Event[]> {
+    return sealInterrupted(this, key);
   }
 
   appendEvents(batch: AppendBatch): Promise<AppendOutcome> {
