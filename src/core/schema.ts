@@ -141,6 +141,13 @@ export const eventActionsSchema = built(() =>
     escalate: opt(z.boolean()),
     skipSummarization: opt(z.boolean()),
     endOfAgent: opt(z.boolean()),
+    compaction: opt(
+      z.object({
+        startTimestamp: opt(z.number()),
+        endTimestamp: opt(z.number()),
+        compactedContent: opt(contentSchema()),
+      }),
+    ),
   }),
 );
 
@@ -166,6 +173,11 @@ export const eventShape = built(() =>
     usageMetadata: opt(z.unknown()),
     groundingMetadata: opt(z.unknown()),
     customMetadata: opt(anyRecord()),
+    isCompacted: opt(z.boolean()),
+    startTime: opt(z.number()),
+    endTime: opt(z.number()),
+    compactedContent: opt(z.string()),
+    isScratchpad: opt(z.boolean()),
   }),
 );
 

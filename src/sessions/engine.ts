@@ -21,6 +21,7 @@ import type {
   CreateSessionRequest,
   DeleteSessionRequest,
   Durability,
+  Event,
   GetSessionRequest,
   ListSessionKeysRequest,
   ListSessionsRequest,
@@ -43,6 +44,7 @@ import type {
   LoadedSession,
 } from './protocol.js';
 import { type Place, pageOf, readAhead, readEvents, readPage, readUsers, toLoaded } from './reads.js';
+import { sealInterrupted } from './seal.js';
 
 /** An acknowledged append batch, and the change notice it makes once its group has committed. */
 interface Appended {
@@ -240,6 +242,10 @@ export class SessionEngine implements Backend {
    * Queues `batch` for the next group commit. Must resolve only after the
    * transaction that holds it has committed, and reject if it aborts.
    */
+  sealInterrupted(key: SessionKey): Promise<Event[]> {
+    return sealInterrupted(this, key);
+  }
+
   appendEvents(batch: AppendBatch): Promise<AppendOutcome> {
     if (this.database.closed) return Promise.reject(this.database.closedError);
     return this.appends.push(batch).then((written) => written.outcome);

@@ -177,8 +177,11 @@ describe('the page bundle (vite build)', () => {
       expect(worker.inStartup).toEqual([]);
       // Raised to 26,000 B by the same kind of fixes (about 900 B raw, 400 B gzip): ids refused when
       // not well-formed UTF-16, times in seconds refused, error fields on the wire, and the warm-up
-      // that fetches the parts after the first answer so their first use works offline.
-      expect(worker.startup).toBeLessThan(26_000);
+      // that fetches the parts after the first answer so their first use works offline. Raised to 27,500 B
+      // for ADK's newer event model (25,609 -> 26,851 B vite es, 26,966 B webpack): compaction fields
+      // checked at the boundary, the read from the latest compaction and sealing. Loading those two as
+      // lazy chunks brought start-up to 26,060 B but the warm-up test below then failed (not diagnosed).
+      expect(worker.startup).toBeLessThan(27_500);
     }
     expect(es.lazy.length).toBeGreaterThanOrEqual(4);
     // A classic worker is one file: everything inlined.
@@ -187,8 +190,9 @@ describe('the page bundle (vite build)', () => {
     // Raised from 46,500 B (gzip, measured with rolldown) for whole-cluster folding, function words
     // of seven languages, prefix, typo and word-form matching in search and memory (+3.6 KB); Parts
     // kept whole in artifacts (+1.2 KB); eventsource-parser reading the change stream as the SSE spec
-    // has it (+1.3 KB). Module workers fetch all of it after start-up, not in it.
-    expect(iife.startup).toBeLessThan(53_000);
+    // has it (+1.3 KB). Module workers fetch all of it after start-up, not in it. Raised to 55,000 B for the
+    // compaction read and sealing (+1.2 KB, 52,926 -> 54,125 B).
+    expect(iife.startup).toBeLessThan(55_000);
   });
 
   it('ships in dist/worker/ only the worker and the chunks it loads', () => {
