@@ -300,16 +300,12 @@ export class RemoteBackend implements StoreBackend {
    */
   async close(): Promise<void> {
     if (!this.ended.error) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([
-        this.call('close', (r) => r.goodbye(this.options.closeStoreOnClose === true)),
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, this.options.timeoutMs ?? 10_000);
-        }),
-      ]).catch(() => {});
+      const closed = 'the store client is closed';
+      const timer = setTimeout(() => this.die(closed), this.options.timeoutMs ?? 10_000);
+      await this.call('close', (r) => r.goodbye(this.options.closeStoreOnClose === true)).catch(() => {});
       clearTimeout(timer);
       this.remote[releaseProxy]();
-      this.die('the store client is closed');
+      this.die(closed);
     }
     this.options.onReleased?.();
   }

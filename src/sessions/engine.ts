@@ -4,11 +4,9 @@
  * change notices). It trusts its input: callers validate first (the in-thread
  * front does; the worker host does for anything arriving over a port).
  */
-
 import { normalizeStorageError, QuotaExceededError } from '../core/errors.js';
 import { GroupQueue, type Settled } from '../core/group-commit.js';
 import { newId } from '../core/ids.js';
-import { lazy } from '../core/lazy.js';
 import { isEmpty, type StateRecord, splitDelta } from '../core/state.js';
 import type { StoreChange } from '../database/changes.js';
 import type { Database } from '../database/database.js';
@@ -34,6 +32,7 @@ import { commitGroup, type GroupOptions, type GroupResult, isDuplicateId, Rememb
 import { type Created, type CreateOrder, commitCreates } from './create.js';
 import { cleanupOnImport, decrementCounts, removeSession } from './delete.js';
 import type { ImportExtra } from './import.js';
+import { loadCompaction, loadImport, loadSeal } from './later.js';
 import type {
   AppendBatch,
   AppendOutcome,
@@ -44,7 +43,6 @@ import type {
   LoadedSession,
 } from './protocol.js';
 import { type Place, pageOf, readAhead, readEvents, readPage, readUsers, toLoaded } from './reads.js';
-import { sealInterrupted } from './seal.js';
 
 /** An acknowledged append batch, and the change notice it makes once its group has committed. */
 interface Appended {
@@ -55,12 +53,8 @@ interface Appended {
 /** Most batches one group-commit transaction takes; the rest wait for the next. */
 const MAX_GROUP = 512;
 const strictness: Record<Durability, number> = { relaxed: 0, default: 1, strict: 2 };
-
 /** Most session places an engine remembers for its reads. */
 const REMEMBERED_PLACES = 10_000;
-/** Imports are rare: their code is fetched on first use, not at start-up. */
-const importer = lazy(() => import('./import.js'));
-
 /** Most session records an engine remembers for its appends. */
 const REMEMBERED_RECORDS = 1_000;
 const sessionKeyString = (appName: string, userId: string, sessionId: string): string =>
@@ -140,8 +134,9 @@ export class SessionEngine implements Backend {
     return { ...toLoaded(read.record, read.state, read.app, read.user, []), eventsJson: eventsText(read.events) };
   }
 
-  private readSession(request: GetSessionRequest) {
+  private async readSession(request: GetSessionRequest) {
     const { appName, userId, sessionId, config } = request;
+    if (config?.fromLatestCompaction) await loadCompaction();
     const key = sessionKeyString(appName, userId, sessionId);
     return this.run(async (db) => {
       const tx = db.transaction(ALL_STORES, 'readonly');
@@ -238,14 +233,15 @@ export class SessionEngine implements Backend {
     }
   }
 
+  /** Answers the dangling calls of the session's last invocation (see `seal.ts`). */
+  async sealInterrupted(key: SessionKey): Promise<Event[]> {
+    return (await loadSeal()).sealInterrupted(this, key);
+  }
+
   /**
    * Queues `batch` for the next group commit. Must resolve only after the
    * transaction that holds it has committed, and reject if it aborts.
    */
-  sealInterrupted(key: SessionKey): Promise<Event[]> {
-    return sealInterrupted(this, key);
-  }
-
   appendEvents(batch: AppendBatch): Promise<AppendOutcome> {
     if (this.database.closed) return Promise.reject(this.database.closedError);
     return this.appends.push(batch).then((written) => written.outcome);
@@ -364,7 +360,7 @@ export class SessionEngine implements Backend {
     onProgress?: (processed: number) => void,
     extra?: ImportExtra,
   ): Promise<ImportOutcome> {
-    const { commitImport } = await importer();
+    const { commitImport } = await loadImport();
     const { outcome, changes } = await this.run((db) =>
       commitImport(db, batch, this.durability, onProgress, extra ?? cleanupOnImport(this.database.sessionCleanups)),
     );

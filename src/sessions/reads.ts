@@ -9,7 +9,7 @@ import { mergeState, type StateRecord } from '../core/state.js';
 import { bound, type Index, type Store, type Tx } from '../database/idb/index.js';
 import type { EventRecord, SessionRecord, StoreName, StoreSchema, UserRecord } from '../database/records/index.js';
 import type { GetSessionConfig, Session } from '../types.js';
-import { readFromLatestCompaction } from './compaction.js';
+import { loadedCompaction } from './later.js';
 import type { LoadedSession } from './protocol.js';
 
 type ReadTx = Tx<StoreSchema, StoreName>;
@@ -49,10 +49,12 @@ export function readEventsOf(
   const after = config?.afterTimestamp;
   if (n === 0) return Promise.resolve([]);
   if (config?.fromLatestCompaction) {
-    return readFromLatestCompaction(store, uid).then((records) => {
-      const kept = after === undefined ? records : records.filter((r) => r.timestamp >= after);
-      return n === undefined ? kept : kept.slice(-n);
-    });
+    return loadedCompaction()
+      .readFromLatestCompaction(store, uid)
+      .then((records) => {
+        const kept = after === undefined ? records : records.filter((r) => r.timestamp >= after);
+        return n === undefined ? kept : kept.slice(-n);
+      });
   }
   if (n !== undefined) return undefined;
   if (after !== undefined) {
