@@ -201,7 +201,8 @@ export async function commitImport(
   } catch (error) {
     // Requests already issued must not commit: an import is whole or nothing.
     await tx.abandon();
-    throw refusal(error, tx.error);
+    // A request that failed because the transaction aborted names the abort; its cause is what the caller must see.
+    throw refusal(tx.error ?? error, tx.error);
   }
   try {
     await tx.done;
