@@ -1,12 +1,12 @@
 /**
  * Files in the demo: attaching them to a session (stored as artifacts, the
- * `File` handed to the store as it is), showing them in the timeline (image
- * thumbnails, a text preview, a Download link) and the Artifacts panel. Stored
+ * `File` handed to the store as it is) and showing them in the chat (image
+ * thumbnails, a text preview, a Download link). Stored
  * bytes are never rendered as HTML: images go through `<img>`, text through
  * text nodes, and every download is re-typed `application/octet-stream`, so
  * even an HTML file cannot open as a page of this origin.
  */
-import type { ArtifactVersion, Event, Session, SessionStore } from '../src/index.js';
+import type { Event, Session, SessionStore } from '../src/index.js';
 import { h, replace } from './dom.js';
 import { formatBytes } from './format.js';
 
@@ -113,84 +113,4 @@ export function eventAttachments(store: SessionStore, key: ArtifactKey, event: E
     { class: 'attachments' },
     delta.map(([filename, version]) => attachmentView(store, key, filename, version, urls)),
   );
-}
-
-/**
- * The session's and the user's artifacts: every version with its type and size, each downloadable.
- * Read again each time the session is shown (an append may have saved one); the list on screen
- * stays until the new one is ready, so a re-read does not flash "Loading…", and a read that
- * answers after a newer one is dropped.
- */
-export class ArtifactsPanel {
-  private readonly body = h('div', { class: 'artifacts-body' });
-  readonly el = h(
-    'section',
-    { class: 'artifacts-panel', 'aria-label': 'Artifacts' },
-    h('h3', { class: 'col-title' }, 'Artifacts'),
-    this.body,
-  );
-  /** The session whose list is on screen. */
-  private shown: string | undefined;
-  private reads = 0;
-
-  constructor(
-    private readonly store: SessionStore,
-    private readonly urls: ObjectUrls,
-  ) {}
-
-  show(session: Session): void {
-    const key = keyOf(session);
-    const id = JSON.stringify([key.appName, key.userId, key.sessionId]);
-    // Another session's list is not this one's to keep.
-    if (id !== this.shown) replace(this.body, h('p', { class: 'muted' }, 'Loading…'));
-    this.shown = id;
-    const read = ++this.reads;
-    this.list(key).then(
-      (content) => {
-        if (read === this.reads) replace(this.body, content);
-      },
-      () => {
-        if (read === this.reads) replace(this.body, h('p', { class: 'muted' }, 'Could not list the artifacts.'));
-      },
-    );
-  }
-
-  private async list(key: ArtifactKey): Promise<HTMLElement> {
-    const names = await this.store.artifacts.listArtifactKeys(key);
-    if (names.length === 0) return h('p', { class: 'muted' }, 'None yet. Attach a file, or say "save a note: ...".');
-    const rows = await Promise.all(
-      names.map(async (filename) => ({
-        filename,
-        versions: await this.store.artifacts.listArtifactVersions({ ...key, filename }),
-      })),
-    );
-    return h(
-      'ul',
-      { class: 'artifact-list' },
-      rows.map(({ filename, versions }) =>
-        h(
-          'li',
-          null,
-          h('span', { class: 'mono' }, filename),
-          filename.startsWith('user:') ? h('span', { class: 'chip-scope' }, ' user') : null,
-          h(
-            'ul',
-            { class: 'artifact-versions' },
-            versions.map((v) => versionRow(this.store, key, filename, v, this.urls)),
-          ),
-        ),
-      ),
-    );
-  }
-}
-
-function versionRow(store: SessionStore, key: ArtifactKey, filename: string, v: ArtifactVersion, urls: ObjectUrls) {
-  const get = h('button', { type: 'button', class: 'ghost small' }, 'Download');
-  get.addEventListener('click', async () => {
-    const loaded = await store.artifacts.loadArtifactBlob({ ...key, filename, version: v.version });
-    if (!loaded?.blob) return;
-    const a = h('a', { href: urls.make(download(loaded.blob)), download: filename.replace(/^user:/, '') });
-    a.click();
-  });
-  return h('li', null, `v${v.version} · ${v.mimeType} · ${formatBytes(v.size)} `, get);
 }

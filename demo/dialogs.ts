@@ -3,7 +3,7 @@
  * cancels, Tab stays inside. Errors show in the dialog, next to the fields.
  */
 import { InvalidInputError } from '../src/index.js';
-import { DEFAULT_APP, DEFAULT_USER, type Inspector } from './context.js';
+import { DEFAULT_APP, DEFAULT_USER, type DemoApp } from './context.js';
 import { type Child, h } from './dom.js';
 import { describeError } from './status.js';
 
@@ -73,8 +73,8 @@ export function confirmDialog(title: string, body: Child, confirmLabel: string):
 }
 
 /** New session: app, user, optional id and initial state; opens it when created. */
-export function newSessionDialog(inspector: Inspector, onCreated: () => void): void {
-  const selection = inspector.selection();
+export function newSessionDialog(demo: DemoApp, onCreated: () => void): void {
+  const selection = demo.selection();
   const app = h('input', { name: 'app', value: selection.app ?? DEFAULT_APP, required: true, spellcheck: 'false' });
   const user = h('input', {
     name: 'user',
@@ -111,18 +111,16 @@ export function newSessionDialog(inspector: Inspector, onCreated: () => void): v
         throw new InvalidInputError('Initial state must be a JSON object, like {"key": "value"}');
       }
     }
-    const session = await inspector.store.createSession({
+    const session = await demo.store.createSession({
       appName: app.value,
       userId: user.value,
       ...(id.value !== '' ? { sessionId: id.value } : {}),
       ...(initial ? { state: initial } : {}),
     });
-    inspector.status.say(`Created session ${session.id}.`);
-    // Stay on "all users" when the new session belongs there; otherwise list its user's sessions.
-    const allUsers = selection.app === session.appName && !selection.user;
-    await inspector.navigate({
+    demo.status.say(`Created session ${session.id}.`);
+    await demo.navigate({
       app: session.appName,
-      ...(allUsers ? {} : { user: session.userId }),
+      user: session.userId,
       session: { userId: session.userId, id: session.id },
     });
   });

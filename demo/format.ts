@@ -1,4 +1,4 @@
-/** Text formatting for the inspector: times, sizes, JSON previews. Pure functions. */
+/** Text formatting for the demo: times, sizes, counts. Pure functions. */
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
@@ -39,15 +39,4 @@ export function formatBytes(n: number): string {
 
 export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
-}
-
-/** One-line JSON, cut to `max` characters with an ellipsis. */
-export function preview(value: unknown, max = 80): string {
-  const text = value === undefined ? 'undefined' : JSON.stringify(value);
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-/** The start of a long id, for narrow places; the full id goes in a tooltip. */
-export function shortId(id: string, keep = 8): string {
-  return id.length > keep + 1 ? `${id.slice(0, keep)}…` : id;
 }

@@ -1,31 +1,28 @@
 /**
- * The demo inspector: a live view of a session store, for developers choosing
- * it and for keeping open while building an agent app on it. Query parameters:
- * `?db=<name>` picks the database (default `adk-sessions-demo`), `?mode=` the
- * store mode (`auto`, `shared`, `dedicated`, `in-thread`).
+ * The demo: an agent app on the session store, with the package's inspector
+ * mounted beside it. The app part is what an app of yours has (a chat with an
+ * agent, sample data, export and import, sync setup); everything shown about
+ * the store's sessions, events and state is `idb-adk-sessions/inspector`,
+ * exactly as an app gets it. Query parameters: `?db=<name>` picks the database
+ * (default `adk-sessions-demo`), `?mode=` the store mode (`auto`, `shared`,
+ * `dedicated`, `in-thread`). The open conversation is in the URL's hash.
  */
 import './styles/theme.css';
 import './styles/frame.css';
-import './styles/sidebar.css';
-import './styles/session-list.css';
-import './styles/search.css';
-import './styles/session.css';
-import './styles/events.css';
-import './styles/state.css';
+import './styles/panels.css';
+import './styles/chat.css';
 import './styles/attachments.css';
 import './styles/feedback.css';
 import './styles/responsive.css';
-import { openSessionStore, type SessionStore, type StoreMode } from '../src/index.js';
-import type { Inspector } from './context.js';
+import { openSessionStore, type SessionStore, type StoreMode, type SyncHandle } from '../src/index.js';
+import { type InspectorHandle, mountInspector } from '../src/inspector/index.js';
+import { Chat } from './chat.js';
+import type { DemoApp } from './context.js';
 import { generateDialog, newSessionDialog } from './dialogs.js';
 import { h, throttle } from './dom.js';
 import { formatCount, relativeTime } from './format.js';
 import { formatHash, parseHash, type Selection, sameSelection } from './route.js';
 import { checkSampleOptions, generateSampleData } from './sample-data.js';
-import { SearchPanel } from './search-panel.js';
-import { SessionList } from './session-list.js';
-import { SessionView } from './session-view.js';
-import { Sidebar } from './sidebar.js';
 import { Status } from './status.js';
 import { StoragePanel } from './storage-panel.js';
 import { SyncPanel } from './sync-panel.js';
@@ -48,9 +45,8 @@ const store = openSessionStore({ dbName, mode });
 const status = new Status();
 
 let shown: Selection | undefined;
-const inspector: Inspector = {
+const app: DemoApp = {
   store,
-  dbName,
   status,
   selection: () => parseHash(location.hash),
   navigate(next, options = {}) {
@@ -59,21 +55,43 @@ const inspector: Inspector = {
       if (options.replace) history.replaceState(null, '', hash);
       else history.pushState(null, '', hash);
     }
-    return sync().catch(report);
+    return show().catch(report);
   },
 };
 
+const chat = new Chat(app);
 const storage = new StoragePanel();
-const syncPanel = new SyncPanel(store);
-const sidebar = new Sidebar(inspector, syncPanel.el, storage.el);
-const list = new SessionList(inspector, () => sidebar.appSummaries.length === 0);
-const view = new SessionView(inspector);
-const transfer = new TransferPanel(inspector);
-const search = new SearchPanel(inspector, async (hit, appName, userId) => {
-  const { user } = inspector.selection();
-  await inspector.navigate({ app: appName, ...(user ? { user } : {}), session: { userId, id: hit.sessionId } });
-  view.reveal(hit.eventId);
+const syncPanel = new SyncPanel(store, (handle) => {
+  sync = handle;
+  remountInspector();
 });
+const transfer = new TransferPanel(app);
+
+/*
+ * The inspector, mounted as any app mounts it: on the app's store, filling its own pane. It shows
+ * the conversation the chat has open: a new one (New session, a link) mounts it again on that one.
+ */
+const inspectorPane = h('div', { class: 'inspector-pane' });
+let inspector: InspectorHandle | undefined;
+let inspected: string | undefined;
+let sync: SyncHandle | undefined;
+
+function remountInspector(): Promise<void> {
+  const open = app.selection();
+  const session = open.app && open.session;
+  inspector?.destroy();
+  inspected = JSON.stringify([open.app, open.session]);
+  inspector = mountInspector(store, {
+    target: inspectorPane,
+    position: 'full',
+    allowWrites: true,
+    ...(sync ? { sync } : {}),
+    ...(session
+      ? { initialSession: { appName: open.app as string, userId: session.userId, sessionId: session.id } }
+      : {}),
+  });
+  return inspector.open();
+}
 
 function startSampleData(request: {
   appName: string;
@@ -95,14 +113,13 @@ function startSampleData(request: {
       task.finish(
         `${stop.signal.aborted ? 'Stopped after' : 'Generated'} ${formatCount(result.sessions)} sessions and ${formatCount(result.events)} events in ${seconds} s.`,
       );
-      if (!inspector.selection().app) void inspector.navigate({ app: request.appName });
     },
     (error: unknown) => task.fail('Generating sample data failed', error),
   );
 }
 
 const newSession = h('button', { type: 'button', class: 'primary' }, 'New session');
-newSession.addEventListener('click', () => newSessionDialog(inspector, () => view.focusComposer()));
+newSession.addEventListener('click', () => newSessionDialog(app, () => chat.focusComposer()));
 const generate = h('button', { type: 'button' }, 'Generate sample data');
 generate.addEventListener('click', () => generateDialog(checkSampleOptions, startSampleData));
 
@@ -110,13 +127,7 @@ const live = h('span', { class: 'live', title: 'Changes from every tab appear he
 const header = h(
   'header',
   { class: 'topbar' },
-  h(
-    'div',
-    { class: 'brand' },
-    h('span', { class: 'logo', 'aria-hidden': 'true' }),
-    h('h1', null, 'ADK Session Inspector'),
-  ),
-  search.el,
+  h('div', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true' }), h('h1', null, 'ADK agent demo')),
   h(
     'div',
     { class: 'db-info' },
@@ -135,30 +146,20 @@ document.body.append(
     { class: 'app' },
     header,
     status.alerts,
-    h('main', { class: 'panes' }, sidebar.el, list.el, view.el),
+    h('main', { class: 'panes' }, h('div', { class: 'app-col' }, chat.el, syncPanel.el, storage.el), inspectorPane),
     status.bar,
   ),
 );
 
-async function sync(): Promise<void> {
-  let selection = inspector.selection();
-  if (!selection.app && sidebar.appSummaries.length > 0 && !location.hash.includes('app=')) {
-    // Nothing chosen yet: open the first app rather than an empty pane.
-    selection = { app: sidebar.appSummaries[0]?.appName as string };
-    history.replaceState(null, '', formatHash(selection));
-  }
-  const appChanged = shown?.app !== selection.app;
+async function show(): Promise<void> {
+  const selection = app.selection();
   shown = selection;
-  document.title = `${selection.session?.id ?? selection.user ?? selection.app ?? 'Sessions'} · ADK Session Inspector`;
-  sidebar.render();
-  search.selectionChanged();
+  document.title = `${selection.session?.id ?? 'No conversation'} · ADK agent demo`;
   syncPanel.selectionChanged(selection);
-  await Promise.all([appChanged ? sidebar.refresh() : null, list.refresh(), view.show(selection)]);
+  const wanted = JSON.stringify([selection.app, selection.session]);
+  await Promise.all([chat.show(selection), wanted === inspected ? null : remountInspector()]);
 }
 
-const refreshSidebar = throttle(() => void sidebar.refresh().catch(report), 300);
-const refreshList = throttle(() => void list.refresh().catch(report), 200);
-const refreshSearch = throttle(() => search.refresh(), 300);
 const refreshStorage = throttle(() => void storage.refresh().catch(() => {}), 2000);
 
 function report(error: unknown): void {
@@ -169,15 +170,8 @@ store.subscribe({}, (change) => {
   live.classList.remove('pulse');
   void live.offsetWidth;
   live.classList.add('pulse');
-  const selection = inspector.selection();
-  refreshSidebar();
   refreshStorage();
-  if (change.appName === selection.app && (!selection.user || selection.user === change.userId)) {
-    list.invalidate();
-    refreshList();
-  }
-  view.onChange(change);
-  refreshSearch();
+  chat.onChange(change);
 });
 
 store.onClose((error) => {
@@ -186,17 +180,9 @@ store.onClose((error) => {
   status.error('The connection to the store was lost; reload the page to reconnect', error);
 });
 
-window.addEventListener('popstate', () => void sync().catch(report));
+window.addEventListener('popstate', () => void show().catch(report));
 window.addEventListener('hashchange', () => {
-  if (!shown || !sameSelection(shown, inspector.selection())) void sync().catch(report);
-});
-document.addEventListener('keydown', (event) => {
-  const target = event.target as HTMLElement;
-  const typing = target.closest('input, textarea, select, [contenteditable], dialog');
-  if (event.key === '/' && !typing && !event.ctrlKey && !event.metaKey) {
-    event.preventDefault();
-    list.focusFilter();
-  }
+  if (!shown || !sameSelection(shown, app.selection())) void show().catch(report);
 });
 // Relative times ("3 min ago") stay true without re-reading anything.
 setInterval(() => {
@@ -208,8 +194,7 @@ setInterval(() => {
 
 void (async () => {
   try {
-    await Promise.all([sidebar.refresh(), storage.refresh()]);
-    await sync();
+    await Promise.all([storage.refresh(), show()]);
     document.documentElement.dataset.ready = 'true';
   } catch (error) {
     status.error(`The store "${dbName}" could not be opened`, error);

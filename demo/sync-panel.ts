@@ -43,7 +43,11 @@ export class SyncPanel {
   /** Whose sessions were saved or typed: then the selection no longer fills them in. */
   private chosen: boolean;
 
-  constructor(private readonly store: SessionStore) {
+  /** `onConnected` hears of each sync started (the page hands it to the inspector). */
+  constructor(
+    private readonly store: SessionStore,
+    private readonly onConnected: (handle: SyncHandle) => void = () => {},
+  ) {
     const saved = load();
     this.url.value = saved?.url ?? 'http://127.0.0.1:8787';
     this.token.value = saved?.token ?? '';
@@ -104,6 +108,7 @@ export class SyncPanel {
       localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
       this.handle.onStatus((status) => this.show(status));
       this.show(this.handle.status);
+      this.onConnected(this.handle);
       this.now.disabled = false;
     } catch (error) {
       this.handle = undefined;

@@ -6,7 +6,7 @@
  * dropped on the page, shows progress, and shows a bad file's error plainly.
  */
 import { exportArchiveToBlob, exportSessionsToBlob, importArchive, importSessions } from '../src/index.js';
-import type { Inspector } from './context.js';
+import type { DemoApp } from './context.js';
 import { type ExportChoice, exportDialog } from './dialogs.js';
 import { h } from './dom.js';
 import { formatBytes, formatCount } from './format.js';
@@ -34,7 +34,7 @@ export class TransferPanel {
     'aria-hidden': 'true',
   });
 
-  constructor(private readonly inspector: Inspector) {
+  constructor(private readonly app: DemoApp) {
     this.exportButton.addEventListener('click', () => void this.chooseExport());
     this.importButton.addEventListener('click', () => this.picker.click());
     this.picker.addEventListener('change', () => {
@@ -48,8 +48,8 @@ export class TransferPanel {
 
   /** Offers the selected user, the selected app and everything, narrowest first. */
   private async chooseExport(): Promise<void> {
-    const { store } = this.inspector;
-    const { app, user } = this.inspector.selection();
+    const { store } = this.app;
+    const { app, user } = this.app.selection();
     try {
       const count = async (appName: string, userId?: string) =>
         (await store.listSessions({ appName, ...(userId !== undefined ? { userId } : {}), limit: 0 })).totalItems;
@@ -64,19 +64,19 @@ export class TransferPanel {
       });
       exportDialog(choices, (choice, withFiles) => void this.export(choice.appName, choice.userId, withFiles));
     } catch (error) {
-      this.inspector.status.error('Export failed', error);
+      this.app.status.error('Export failed', error);
     }
   }
 
   async export(app: string | undefined, user: string | undefined, withFiles = false): Promise<void> {
-    const task = this.inspector.status.task('Export');
+    const task = this.app.status.task('Export');
     this.exportButton.disabled = true;
     try {
       const scope = { ...(app ? { appName: app } : {}), ...(app && user ? { userId: user } : {}) };
       const sessions = (p: { sessions: number; totalSessions: number }) =>
         `${formatCount(p.sessions)} of ${formatCount(p.totalSessions)} sessions`;
       const blob = withFiles
-        ? await exportArchiveToBlob(this.inspector.store, {
+        ? await exportArchiveToBlob(this.app.store, {
             ...scope,
             onProgress: (p) =>
               task.progress(
@@ -85,7 +85,7 @@ export class TransferPanel {
                 `${sessions(p)}, ${formatCount(p.artifacts)} files (${formatBytes(p.bytes)})`,
               ),
           })
-        : await exportSessionsToBlob(this.inspector.store, {
+        : await exportSessionsToBlob(this.app.store, {
             ...scope,
             onProgress: (p) => task.progress(p.sessions, p.totalSessions, sessions(p)),
           });
@@ -105,12 +105,12 @@ export class TransferPanel {
   }
 
   async import(file: File): Promise<void> {
-    const task = this.inspector.status.task(`Import ${file.name}`);
+    const task = this.app.status.task(`Import ${file.name}`);
     this.importButton.disabled = true;
     try {
       // Sessions already in the store are kept: importing the same file twice is harmless.
       const zip = await isZip(file);
-      const result = await (zip ? importArchive : importSessions)(this.inspector.store, file, {
+      const result = await (zip ? importArchive : importSessions)(this.app.store, file, {
         onConflict: 'skip',
         onProgress: (p) => {
           if (p.totalSessions === undefined) {

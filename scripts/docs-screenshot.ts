@@ -1,7 +1,7 @@
 /**
- * Regenerates docs/demo.png (and docs/demo-dark.png): the inspector at 1280x800 in the system
- * Chromium, with sample data, a conversation with the demo agent (a tool call, a saved note), an
- * attached image, a search and the Sync panel connected to a local sync server.
+ * Regenerates docs/demo.png (and docs/demo-dark.png): the demo at 1280x800 in the system
+ * Chromium, with sample data, a conversation with the demo agent (a tool call, a saved note), the
+ * Sync panel connected to a local sync server, and the mounted inspector on the tool call.
  *
  *   npx tsx scripts/docs-screenshot.ts
  *
@@ -47,11 +47,12 @@ async function until(url: string): Promise<void> {
 
 const button = (scope: Page | Locator, name: string) => scope.getByRole('button', { name, exact: true });
 
+/** Sends a message and waits for the agent's reply in the chat. */
 async function say(page: Page, text: string): Promise<void> {
-  const before = await page.locator('.event').count();
+  const before = await page.locator('li.msg').count();
   await page.getByRole('textbox', { name: 'Message', exact: true }).fill(text);
   await button(page, 'Send').click();
-  await page.waitForFunction((n) => document.querySelectorAll('.event').length >= n + 2, before);
+  await page.waitForFunction((n) => document.querySelectorAll('li.msg').length >= n + 2, before);
 }
 
 const demoPort = await freePort();
@@ -86,6 +87,7 @@ try {
     }
     await button(dialog, 'Generate').click();
     await page
+      .getByRole('contentinfo')
       .getByRole('status')
       .filter({ hasText: /Generated 24 sessions/ })
       .waitFor({ timeout: 60_000 });
@@ -112,8 +114,11 @@ try {
       .filter({ hasNotText: 'never' })
       .waitFor({ timeout: 30_000 });
 
-    await page.getByRole('searchbox', { name: 'Search conversations' }).fill('hotel');
-    await page.getByRole('list', { name: 'Search results' }).locator('mark').first().waitFor({ timeout: 30_000 });
+    // The inspector on the tool call: its details and the state after it.
+    const inspector = page.getByRole('region', { name: 'Session inspector', exact: true });
+    await inspector.locator('button.ev').filter({ hasText: 'call add' }).click();
+    // The chat back in view at the top of the app's column (Sync now scrolled it down).
+    await page.locator('.app-col').evaluate((el) => el.scrollTo(0, 0));
     await page.waitForTimeout(500);
     await page.screenshot({ path: join(root, colorScheme === 'light' ? 'docs/demo.png' : 'docs/demo-dark.png') });
     await page.close();

@@ -48,6 +48,7 @@ export {
   TimeoutError,
   UpgradeBlockedError,
 } from './core/errors.js';
+export { INTERNAL_METADATA_PREFIX } from './core/internal-metadata.js';
 export { MAX_JSON_DEPTH } from './core/json.js';
 export { MAX_FILENAME_LENGTH, MAX_ID_LENGTH, MAX_METADATA_SIZE, MAX_RECORD_SIZE } from './core/limits.js';
 export { APP_PREFIX, TEMP_PREFIX, USER_PREFIX } from './core/state.js';
@@ -141,6 +142,7 @@ export type {
   Durability,
   Event,
   EventActions,
+  EventCompaction,
   GetSessionConfig,
   GetSessionRequest,
   ListSessionKeysRequest,

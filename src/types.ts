@@ -28,6 +28,7 @@ export type {
   Durability,
   Event,
   EventActions,
+  EventCompaction,
   GetSessionConfig,
   GetSessionRequest,
   ListSessionsRequest,

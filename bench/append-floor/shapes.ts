@@ -32,5 +32,26 @@ export type Shape = (typeof SHAPES)[keyof typeof SHAPES];
  * their two indexes, each session's record with its state and two listing indexes, once): the
  * floor of appends issued all at once, which group commit writes in one transaction.
  */
-export const WAYS = ['limit', 'shapedLimit', ...(Object.keys(SHAPES) as (keyof typeof SHAPES)[]), 'store'] as const;
+export const WAYS = [
+  'limit',
+  'shapedLimit',
+  ...(Object.keys(SHAPES) as (keyof typeof SHAPES)[]),
+  /** Each session's appends each in a transaction of its own (read the record, put the event and the record). */
+  'txPerEvent',
+  'store',
+] as const;
 export type Way = (typeof WAYS)[number];
+
+/**
+ * The append-cost-by-state cases: a session keeping `sessionKb` of its own state and its user
+ * `userKb`, each append setting one key (`step`, or `user:step`). An append should cost the same
+ * in every case: it writes what it changes, not the state kept.
+ */
+export const STATE_CASES = [
+  { name: 'session0.2KB', sessionKb: 0.2, userKb: 0, deltaPrefix: '' },
+  { name: 'session50KB', sessionKb: 50, userKb: 0, deltaPrefix: '' },
+  { name: 'session500KB', sessionKb: 500, userKb: 0, deltaPrefix: '' },
+  { name: 'user500KB', sessionKb: 0.2, userKb: 500, deltaPrefix: 'user:' },
+] as const;
+/** Each case's append p50, ms; `rawPut`: a raw single put of the same event in a transaction of its own. */
+export type StateTimes = Record<(typeof STATE_CASES)[number]['name'] | 'rawPut', number>;

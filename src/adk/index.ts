@@ -32,6 +32,17 @@ export type AdkCompatibleStore = Pick<
 > &
   Partial<Pick<SessionService, 'close'>>;
 
+/** Options of `AdkSessionService`. */
+export interface AdkSessionServiceOptions {
+  /**
+   * Serve ADK's `getSession` calls (the Runner's, at the start of every turn) with
+   * `config.fromLatestCompaction` unless the call sets it: for agents with `contextCompactors`, whose
+   * context starts at the latest compaction anyway, so a turn reads the events after it and not the
+   * whole session. The agent's model requests are the same as with every event read. Off by default.
+   */
+  fromLatestCompaction?: boolean;
+}
+
 /**
  * An ADK session service backed by this store: every method is delegated, so the
  * store's rules apply (stale detection, inclusive `afterTimestamp`, typed errors,
@@ -51,6 +62,8 @@ export class AdkSessionService extends BaseSessionService {
   constructor(
     /** The store every method delegates to. */
     readonly store: AdkCompatibleStore,
+    /** How ADK's reads are served; see `AdkSessionServiceOptions`. */
+    readonly options: AdkSessionServiceOptions = {},
   ) {
     super();
   }
@@ -62,7 +75,8 @@ export class AdkSessionService extends BaseSessionService {
 
   /** ADK's `getSession`: the session (events filtered by `config`), or `undefined`. */
   async getSession(request: AdkGetSessionRequest): Promise<AdkSession | undefined> {
-    const session = await this.store.getSession(request);
+    const config = { fromLatestCompaction: this.options.fromLatestCompaction, ...request.config };
+    const session = await this.store.getSession(config.fromLatestCompaction ? { ...request, config } : request);
     return session && asAdkSession(session);
   }
 

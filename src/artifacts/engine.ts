@@ -99,7 +99,7 @@ export class ArtifactEngine {
         ...(customMetadata !== undefined ? { customMetadata } : {}),
         body,
       };
-      store.add(record).catch(() => {});
+      store.add(record);
       await tx.done;
       return version;
     });
@@ -130,20 +130,15 @@ export class ArtifactEngine {
     const record = importedRecord(at, { kind: 'bytes', data: new Blob([new Uint8Array(1)]) }, 1);
     return this.engine.transact(async (db) => {
       const tx = db.transaction('artifacts', 'readwrite');
-      let refusal: unknown;
-      const stored = await tx
+      const refused = await tx
         .objectStore('artifacts')
         .put(record)
         .then(
-          () => true,
-          (error: unknown) => {
-            refusal = error;
-            return false;
-          },
+          () => undefined,
+          (error: unknown) => ({ error }),
         );
-      if (stored) tx.abort();
-      await tx.done.catch(() => {});
-      if (!stored) throw refusal;
+      await tx.abandon();
+      if (refused) throw refused.error;
     });
   }
 
@@ -174,7 +169,7 @@ export class ArtifactEngine {
         const keep = new Set(shared.filter((_, i) => stored[i] === undefined));
         for (const r of records) {
           if (r.scope === USER_SCOPE ? !keep.has(r) : !writtenScopes.has(keyOf(r))) continue;
-          store.put(r).catch(() => {});
+          store.put(r);
           written++;
         }
       },
@@ -236,9 +231,7 @@ export class ArtifactEngine {
     const { appName, userId, sessionId, filename } = request;
     return this.engine.transact(async (db) => {
       const tx = db.transaction('artifacts', 'readwrite');
-      tx.objectStore('artifacts')
-        .delete(versionsRange(appName, userId, scopeOf(sessionId, filename), filename))
-        .catch(() => {});
+      tx.objectStore('artifacts').delete(versionsRange(appName, userId, scopeOf(sessionId, filename), filename));
       await tx.done;
     });
   }

@@ -164,7 +164,8 @@ const partFields = (kind: 'bytes' | 'text' | 'file') =>
     ),
   );
 
-export const artifactBodySchema = z.discriminatedUnion('kind', [
+// The tag first: a refused body is named by the option its tag picks (core/schema.ts, `meant`).
+export const artifactBodySchema = z.union([
   z.object({
     kind: z.literal('bytes'),
     data: blob,

@@ -73,6 +73,16 @@ export interface SessionStore extends SessionService, SessionCatalog {
   sync(options: SyncStartOptions): Promise<SyncHandle>;
   /** Several events of one session in one transaction, all or none; see `SessionFront.appendEvents`. */
   appendEvents(request: AppendEventsRequest): Promise<Event[]>;
+  /**
+   * Seals a turn that was cut off (a tab closed while a tool ran): when the session's last
+   * invocation has function calls without a response, appends in one transaction the events
+   * adk-js's abort handling appends (`errorCode: 'INVOCATION_ABORTED'`, one per issuing author and
+   * branch, answering each dangling call with `{ error: 'Invocation was aborted by client.' }`), so
+   * the next turn of ADK's Runner sends the model a valid history. Resolves the events appended:
+   * none when nothing dangles (sealing again appends nothing) or the session does not exist.
+   * Session objects read before it are then stale: read the session again.
+   */
+  sealInterrupted(request: SessionKey): Promise<Event[]>;
   /** Keys of every session of every app, of one app, or of one user: one snapshot, oldest first. */
   listSessionKeys(request?: ListSessionKeysRequest): Promise<SessionKey[]>;
   /** Writes whole sessions in one transaction, all or none; see README "Export and import". */

@@ -1,12 +1,12 @@
 /**
  * The in-thread store's later parts (artifacts, search, memory, the boundary
- * checks, sync), fetched soon after its engine while the page is surely still
+ * checks, sync, imports), fetched soon after its engine while the page is surely still
  * online, so their first use needs no network (see `host/lazy.ts`). A module of
  * its own, loaded with `import()`: the page carries one import, not the list.
  */
 import { warmLater } from '../host/lazy.js';
-import { PARTS } from '../host/parts.js';
+import { WARM } from '../host/warm.js';
 
 export function warmInThread(): Promise<void> {
-  return warmLater([() => import('../sessions/checked.js'), ...Object.values(PARTS)]);
+  return warmLater([() => import('../sessions/checked.js'), ...WARM]);
 }

@@ -17,7 +17,8 @@ export type ErrorCode =
   | 'UPGRADE_BLOCKED'
   | 'TIMEOUT'
   | 'STORAGE_ERROR'
-  | 'SYNC_FAILED';
+  | 'SYNC_FAILED'
+  | 'LOAD_FAILED';
 
 /** The base of every error the store raises on purpose: `instanceof` it, or read its `code`. */
 export class SessionStoreError extends Error {
@@ -117,7 +118,8 @@ export class SyncError extends SessionStoreError {
 
 export type Family = abstract new (...args: never[]) => SessionStoreError;
 
-const classes: Record<ErrorCode, Family> = {
+/** The class of each code that crosses the worker boundary (`LOAD_FAILED` is raised on the page only). */
+const classes: Partial<Record<ErrorCode, Family>> = {
   ALREADY_EXISTS: AlreadyExistsError,
   SESSION_NOT_FOUND: SessionNotFoundError,
   STALE_SESSION: StaleSessionError,

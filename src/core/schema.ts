@@ -141,6 +141,13 @@ export const eventActionsSchema = built(() =>
     escalate: opt(z.boolean()),
     skipSummarization: opt(z.boolean()),
     endOfAgent: opt(z.boolean()),
+    compaction: opt(
+      z.object({
+        startTimestamp: opt(z.number()),
+        endTimestamp: opt(z.number()),
+        compactedContent: opt(contentSchema()),
+      }),
+    ),
   }),
 );
 
@@ -166,6 +173,11 @@ export const eventShape = built(() =>
     usageMetadata: opt(z.unknown()),
     groundingMetadata: opt(z.unknown()),
     customMetadata: opt(anyRecord()),
+    isCompacted: opt(z.boolean()),
+    startTime: opt(z.number()),
+    endTime: opt(z.number()),
+    compactedContent: opt(z.string()),
+    isScratchpad: opt(z.boolean()),
   }),
 );
 
@@ -216,6 +228,23 @@ function reasonOf(issue: z.core.$ZodIssue, input: unknown): string {
   return issue.message;
 }
 
+type Issue = z.core.$ZodIssue;
+/** An option's tag (its first key, a literal) refusing the input: the input meant another option. */
+const tagRefused = (i: Issue): i is z.core.$ZodIssueInvalidValue => i.code === 'invalid_value' && i.path.length === 1;
+const valuesOf = (i: Issue) => (i as z.core.$ZodIssueInvalidValue).values;
+
+/**
+ * The issue to name. zod's issue for a union names no field, so the option the
+ * input meant speaks for it: the first whose tag did not refuse it; when every
+ * tag did, the tag's values are named together (`must be one of ...`).
+ */
+function meant(issue: Issue): Issue {
+  if (issue.code !== 'invalid_union') return issue;
+  const firsts = issue.errors.flatMap((option) => option.slice(0, 1));
+  const inner = firsts.find((i) => !tagRefused(i)) ?? (firsts[0] && { ...firsts[0], values: firsts.flatMap(valuesOf) });
+  return inner ? meant({ ...inner, path: [...issue.path, ...inner.path] } as Issue) : issue;
+}
+
 /**
  * Validates `input` against `schema`, throwing an `InvalidInputError` that names
  * the operation, the field and the reason — also when merely reading `input`
@@ -235,7 +264,8 @@ export function validate<S extends z.ZodMiniType>(
     const result = (typeof schema === 'function' ? schema() : schema).safeParse(input);
     if (result.success) return result.data;
     // zod builds issue messages lazily, reading the input again: keep this inside the try.
-    const issue = result.error.issues[0];
+    const first = result.error.issues[0];
+    const issue = first && meant(first);
     const path = [...at, ...(issue?.path ?? [])];
     const where = path.length > 0 ? formatPath(path) : 'request';
     problem = `${operation}: ${where}: ${issue ? reasonOf(issue, input) : 'is invalid'}`;

@@ -5,6 +5,7 @@
 import { StoreClosedError, UpgradeBlockedError } from '../core/errors.js';
 import { Db, realmOf, settle } from './idb/index.js';
 import type { StoreSchema } from './records/index.js';
+import { placeState } from './records/state.js';
 
 /**
  * Upgrade steps: entry `n` turns a version `n - 1` database into version `n`.
@@ -41,6 +42,27 @@ const upgrades: UpgradeStep[] = [
   (db) => {
     db.createObjectStore('syncSessions', { keyPath: ['appName', 'userId', 'id'] });
     db.createObjectStore('syncUsers', { keyPath: ['appName', 'userId'] });
+  },
+  // State per key (records/state.ts): each session's, app's and user's `state` object becomes a record
+  // per key. Done inside the upgrade's own transaction, which commits whole or not at all: a crash
+  // part-way leaves the previous version, and the next open runs the step again from the start.
+  (db, tx) => {
+    const state = db.createObjectStore('state', { keyPath: 'k' });
+    // A scope's prefix is its tag, the initial of the store it was kept in, and the record's key (records/state.ts).
+    for (const name of ['sessions', 'appState', 'userState']) {
+      const tag = name[0];
+      tx.objectStore(name).openCursor().onsuccess = function (this: IDBRequest<IDBCursorWithValue | null>) {
+        const cursor = this.result;
+        if (!cursor) return;
+        const { state: kept = {}, ...rest } = cursor.value;
+        // A session keeps its light values in its head (records/state.ts).
+        const head = tag === 's' ? { ...rest, state: {} } : rest;
+        const heavy = tag === 's' ? placeState(head, kept).heavy : kept;
+        for (const key of Object.keys(heavy)) state.put({ k: [tag, cursor.primaryKey, key].flat(), v: heavy[key] });
+        cursor.update(head);
+        cursor.continue();
+      };
+    }
   },
 ];
 

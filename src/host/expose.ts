@@ -21,6 +21,7 @@ import { guardEndpoint } from './guard.js';
 import { warmLater } from './lazy.js';
 import { PARTS } from './parts.js';
 import { StoreEngine } from './store-engine.js';
+import { WARM } from './warm.js';
 
 type RemoteCallback = ((processed: number) => Promise<void>) & { [releaseProxy]?: () => void };
 
@@ -127,7 +128,7 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
     hello: (request) =>
       settle(async () => {
         engine = engineFor(validate('hello', helloRequestSchema, request));
-        void warmLater(Object.values(PARTS));
+        void warmLater(WARM);
         return { dbName: engine.dbName, lockName: await holdLifeLock(), methods: Object.keys(host) };
       }),
     appendMany: (request) =>

@@ -15,8 +15,10 @@
  */
 import type { SessionStore } from '../index.js';
 import { HOST_CSS } from './host-style.js';
+import { InspectorLoadError } from './load-error.js';
 import type { InspectorHandle, InspectorOptions } from './options.js';
 
+export { InspectorLoadError } from './load-error.js';
 export type { InspectorHandle, InspectorOptions, InspectorPosition, InspectorTheme } from './options.js';
 
 const sheetOf = (css: string): CSSStyleSheet => {
@@ -65,19 +67,26 @@ export function mountInspector(store: SessionStore, options: InspectorOptions = 
       isOpen = true;
       host.dataset.open = '';
       button.setAttribute('aria-expanded', 'true');
-      loading ??= import('./ui/app.js').then(({ renderInspector }) => {
-        root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheetOf(renderInspector.css)];
-        return renderInspector(panel, store, {
-          position,
-          allowWrites: options.allowWrites === true,
-          sync: options.sync,
-          initialSession: options.initialSession,
-          onClose: () => handle.close(),
-        });
-      });
-      // A failed fetch of the views (offline, a redeploy) rejects this open; the next one tries again.
-      const unmount = await loading.catch((error) => {
+      loading ??= import('./ui/app.js').then(
+        ({ renderInspector }) => {
+          root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheetOf(renderInspector.css)];
+          return renderInspector(panel, store, {
+            position,
+            allowWrites: options.allowWrites === true,
+            sync: options.sync,
+            initialSession: options.initialSession,
+            onClose: () => handle.close(),
+          });
+        },
+        (error: unknown) => {
+          throw new InspectorLoadError(error);
+        },
+      );
+      // A failed fetch of the views (offline, a redeploy) rejects this open and closes the empty
+      // panel, its button back for the next try.
+      const unmount = await loading.catch((error: unknown) => {
         loading = undefined;
+        handle.close();
         throw error;
       });
       if (destroyed) unmount();

@@ -32,7 +32,11 @@ export interface InspectorOptions {
 export interface InspectorHandle {
   /** Whether the panel is open. */
   readonly isOpen: boolean;
-  /** Opens the panel; resolves once its code is loaded and it is shown. */
+  /**
+   * Opens the panel; resolves once its code is loaded and it is shown. Rejects
+   * with an `InspectorLoadError` when its code cannot be fetched (the next call
+   * tries again).
+   */
   open(): Promise<void>;
   /** Closes the panel (it keeps its place and selection for the next open). */
   close(): void;

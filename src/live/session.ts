@@ -81,6 +81,8 @@ export class LiveSession extends LiveQueryBase<Session | undefined> {
         config: { numRecentEvents: expected.length },
       });
       if (tail === undefined) return this.readAll(held);
+      // A new compaction moves where a `fromLatestCompaction` session starts: read it again.
+      if (this.request.config?.fromLatestCompaction && tail.events.some(isCompaction)) return this.readAll(held);
       if (sameIds(tail.events, expected)) {
         const next = { ...tail, events: this.window(overlay(held.events, tail.events)) };
         return jsonEqual(next, held) ? UNCHANGED : next;
@@ -134,6 +136,10 @@ function overlay(held: Event[], tail: Event[]): Event[] {
   const named = new Set(tail.map((e) => e.id));
   return [...held.filter((e) => !named.has(e.id)), ...tail];
 }
+
+/** Either shape of compaction event (sessions/compaction.ts reads them in the store). */
+const isCompaction = (e: Event): boolean =>
+  (e as { isCompacted?: unknown }).isCompacted === true || e.actions?.compaction != null;
 
 /** First occurrence wins: an event replaced after its append keeps its place. */
 function dedupe(ids: string[]): string[] {

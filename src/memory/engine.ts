@@ -74,7 +74,7 @@ export class MemoryEngine implements MemoryBackend {
         await tx.done;
         return;
       }
-      versions.put({ appName, userId, version: before + 1 }).catch(() => {});
+      versions.put({ appName, userId, version: before + 1 });
       await tx.done;
       const cached = this.cache.get(key);
       if (!cached || cached.version !== before) {
@@ -108,9 +108,9 @@ export class MemoryEngine implements MemoryBackend {
       const memories = tx.objectStore('memories');
       const range = bound([appName, userId, sessionId], [appName, userId, sessionId, []]);
       const old = await memories.getAllKeys(range);
-      memories.delete(range).catch(() => {});
+      memories.delete(range);
       const put = entries.map((entry) => recordOf(appName, userId, sessionId, entry));
-      for (const record of put) memories.put(record).catch(() => {});
+      for (const record of put) memories.put(record);
       return { put, removed: old.map((k) => memoryId(k[2], k[3])) };
     });
   }
@@ -129,7 +129,7 @@ export class MemoryEngine implements MemoryBackend {
         seen.add(entry.eventId);
         put.push(recordOf(appName, userId, sessionId, entry, customMetadata));
       });
-      for (const record of put) memories.put(record).catch(() => {});
+      for (const record of put) memories.put(record);
       added = put.length;
       return put.length > 0 ? { put, removed: [] } : undefined;
     });
@@ -144,7 +144,7 @@ export class MemoryEngine implements MemoryBackend {
       const memories = tx.objectStore('memories');
       const key: [string, string, string, string] = [appName, userId, parsed[0], parsed[1]];
       if ((await memories.getKey(key)) === undefined) return undefined;
-      memories.delete(key).catch(() => {});
+      memories.delete(key);
       return { put: [], removed: [request.memoryId] };
     });
   }
@@ -155,7 +155,7 @@ export class MemoryEngine implements MemoryBackend {
       const memories = tx.objectStore('memories');
       const old = await memories.getAllKeys(userRange(appName, userId));
       if (old.length === 0) return undefined;
-      memories.delete(userRange(appName, userId)).catch(() => {});
+      memories.delete(userRange(appName, userId));
       return { put: [], removed: old.map((k) => memoryId(k[2], k[3])) };
     });
   }

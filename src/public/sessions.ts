@@ -87,6 +87,22 @@ export type EventActions = {
   skipSummarization?: boolean;
   /** Whether the agent has finished its part of this invocation. */
   endOfAgent?: boolean;
+  /** adk-python's compaction: this event summarises the events of a span of time (see `EventCompaction`). */
+  compaction?: EventCompaction;
+};
+
+/**
+ * adk-python's `EventCompaction` (`actions.compaction`), in the camelCase JSON ADK's TypeScript
+ * edition reads it as: a summary standing in for the events from `startTimestamp` to
+ * `endTimestamp`. Times are adk-python's, in seconds.
+ */
+export type EventCompaction = {
+  /** The timestamp of the first event summarised, in seconds. */
+  startTimestamp?: number;
+  /** The timestamp of the last event summarised, in seconds. */
+  endTimestamp?: number;
+  /** The summary, as a message. */
+  compactedContent?: Content;
 };
 
 /**
@@ -132,8 +148,22 @@ export type Event = {
   usageMetadata?: unknown;
   /** The model's grounding (sources, search queries) for the response, kept as given. */
   groundingMetadata?: unknown;
-  /** Whatever the app wants to keep with the event (JSON values). */
+  /**
+   * Whatever the app wants to keep with the event (JSON values). Keys starting `__adk_internal_`
+   * are ADK's own: stored and returned by `getSession` (ADK reads them back), left out of exports
+   * and of the AI SDK adapter's messages.
+   */
   customMetadata?: Record<string, unknown>;
+  /** adk-js's compaction (`CompactedEvent`): `true` on an event that summarises earlier events. */
+  isCompacted?: boolean;
+  /** adk-js's compaction: the timestamp of the first event summarised (epoch ms). */
+  startTime?: number;
+  /** adk-js's compaction: the timestamp of the last event summarised (epoch ms). */
+  endTime?: number;
+  /** adk-js's compaction: the summary's text. */
+  compactedContent?: string;
+  /** adk-js's compaction: whether this summary is the persistent scratchpad (`AnchoredContextCompactor`). */
+  isScratchpad?: boolean;
 };
 
 /**
@@ -189,6 +219,17 @@ export type GetSessionConfig = {
   numRecentEvents?: number;
   /** Only events with `timestamp >= afterTimestamp` (epoch ms, inclusive). With `numRecentEvents`: both filters apply. */
   afterTimestamp?: number;
+  /**
+   * Only what an agent's context needs after a compaction: the latest compaction event (adk-js's
+   * `isCompacted: true`, or adk-python's `actions.compaction`), every event appended after it, and
+   * the events appended before it whose `timestamp` is later than the span it covers (its `endTime`,
+   * or `actions.compaction.endTimestamp` in seconds), other compaction events left out: the events
+   * adk-js's context builder keeps of the whole session. All events when the session holds no
+   * compaction. Only those events are read, so the cost follows what comes after the compaction,
+   * not the session's length. With `numRecentEvents` or `afterTimestamp`: those filters apply to
+   * what this one keeps.
+   */
+  fromLatestCompaction?: boolean;
 };
 
 /** `getSession`: the session's key, and which of its events to return. */

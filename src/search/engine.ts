@@ -143,8 +143,8 @@ export class SearchEngine implements SearchBackend {
             const tx = db.transaction('searchShards', 'readwrite');
             const shards = tx.objectStore('searchShards');
             // Shards of an older format go in the transaction that writes the first new one.
-            if (index.clearSaved) shards.delete(bound([appName, userId], [appName, userId, Infinity])).catch(() => {});
-            shards.put(put).catch(() => {});
+            if (index.clearSaved) shards.delete(bound([appName, userId], [appName, userId, Infinity]));
+            shards.put(put);
             await tx.done;
             index.clearSaved = false;
           }).catch(() => {

@@ -5,8 +5,8 @@
  *
  * Correctness lives inside the transaction, not in any in-memory queue: each
  * batch re-reads its session record, checks the revision (the stale check),
- * assigns sequence numbers from the record's counter and writes events, state
- * scopes and the session record together. IndexedDB serialises overlapping
+ * assigns sequence numbers from the record's counter and writes its events, the
+ * state keys their deltas set (not the state kept) and the record together. IndexedDB serialises overlapping
  * readwrite transactions across tabs, so this holds for every tab and instance.
  */
 import {
@@ -16,18 +16,12 @@ import {
   toWireError,
   type WireError,
 } from '../core/errors.js';
-import { APP_PREFIX, applyDelta, hasTempKeys, isEmpty, splitDelta, USER_PREFIX, withoutTemp } from '../core/state.js';
+import { hasTempKeys, isEmpty, splitDelta, withoutTemp } from '../core/state.js';
 import type { StoreChange } from '../database/changes.js';
 import { type Db, handled, type Tx } from '../database/idb/index.js';
 import { keyString } from '../database/keys.js';
-import {
-  type AppRecord,
-  eventRecord,
-  type SessionRecord,
-  type StoreName,
-  type StoreSchema,
-  type UserRecord,
-} from '../database/records/index.js';
+import { eventRecord, type SessionRecord, type StoreName, type StoreSchema } from '../database/records/index.js';
+import { appScope, userScope, writeSessionState, writeState } from '../database/records/state.js';
 import type { Event } from '../types.js';
 import type { AppendBatch, AppendOutcome } from './protocol.js';
 
@@ -39,8 +33,6 @@ export interface GroupResult {
   record?: SessionRecord;
 }
 
-/** Request promises are settled through `tx.done`; their own rejections on abort are expected. */
-const ignore = (): void => {};
 const sessionKey = (b: AppendBatch): [string, string, string] => [b.appName, b.userId, b.sessionId];
 
 /** The stored form of an event: `temp:` keys never reach the database. */
@@ -51,21 +43,6 @@ export function storable(event: Event): Event {
     ...event,
     actions: { ...event.actions, stateDelta: withoutTemp(delta) },
   };
-}
-
-/** Which shared scopes a batch's events write: only those records are read. */
-function sharedWrites(b: AppendBatch): { app: boolean; user: boolean } {
-  let app = false;
-  let user = false;
-  for (const e of b.events) {
-    const delta = e.actions?.stateDelta;
-    if (!delta) continue;
-    for (const key of Object.keys(delta)) {
-      if (key.startsWith(APP_PREFIX)) app = true;
-      else if (key.startsWith(USER_PREFIX)) user = true;
-    }
-  }
-  return { app, user };
 }
 
 /** True if `error` is a unique key or index refusing a record written blind (an event or session id already stored). */
@@ -109,206 +86,191 @@ export async function commitGroup(
   durability: IDBTransactionDurability,
   { blind, remembered }: GroupOptions,
 ): Promise<GroupResult[]> {
-  const scopes = batches.map(sharedWrites);
-  // A transaction locks only the stores it names: appends that write no shared scope (most of an
-  // agent's) leave the state stores out, so they neither wait for nor hold them.
+  // A transaction locks only the stores it names: appends that change no state (most of an
+  // agent's) leave the state store out, so they neither wait for nor hold it.
   const names: StoreName[] = ['sessions', 'events'];
-  if (scopes.some((s) => s.app)) names.push('appState');
-  if (scopes.some((s) => s.user)) names.push('userState');
+  if (batches.some(writesState)) names.push('state');
   const tx = db.transaction(names, 'readwrite', { durability });
   try {
-    return await writeGroup(tx, batches, scopes, { blind, remembered });
+    return await writeGroup(tx, batches, blind, remembered);
   } catch (error) {
     // Nothing of a group that failed half-way may commit; and the caller needs the cause
     // (a refused duplicate id, say), not the AbortError of a read the abort cut short.
-    try {
-      tx.abort();
-    } catch {
-      // Already aborted.
-    }
-    await tx.done.catch(ignore);
+    await tx.abandon();
     throw tx.error ?? error;
   }
 }
 
 type GroupTx = Tx<StoreSchema, StoreName>;
+type Lookups = Map<string, Promise<[string, number] | undefined>>;
+
+const writesState = (b: AppendBatch): boolean => b.events.some((e) => !isEmpty(e.actions?.stateDelta ?? {}));
+
+/** Issues the lookups of where `b`'s event ids are stored in incarnation `uid` (an event whose id is stored replaces it in place). */
+function lookUpIds(tx: GroupTx, lookups: Lookups, uid: string, b: AppendBatch): void {
+  const byId = tx.objectStore('events').index('byId');
+  for (const e of b.events) {
+    const k = keyString([uid, e.id]);
+    if (!lookups.has(k)) lookups.set(k, handled(byId.getKey([uid, e.id])));
+  }
+}
+
+/**
+ * The session records that can be written before their read: the engine remembers
+ * the record, the batch's ref matches it, and no other batch of the group is for
+ * that session. Keyed like `keys`.
+ */
+function rememberedRecords(
+  batches: AppendBatch[],
+  keys: string[],
+  remembered: GroupOptions['remembered'],
+): Map<string, SessionRecord> {
+  const count = new Map<string, number>();
+  for (const k of keys) count.set(k, (count.get(k) ?? 0) + 1);
+  const found = new Map<string, SessionRecord>();
+  batches.forEach((b, i) => {
+    const k = keys[i] as string;
+    const rec = b.ref && remembered?.(b.ref.uid);
+    if (!rec || !b.ref || count.get(k) !== 1 || rec.revision !== b.ref.revision) return;
+    if (keyString([rec.appName, rec.userId, rec.id]) === k) found.set(k, rec);
+  });
+  return found;
+}
+
+/** Why `b` cannot be written on `rec`, if it cannot: an unknown session, or a stale copy of it. */
+function refusal(b: AppendBatch, rec: SessionRecord | undefined): Error | undefined {
+  if (!rec) {
+    // ADK's sentence first (`DatabaseSessionService`'s words), so code matching ADK's message matches ours.
+    return new SessionNotFoundError(
+      `Session ${b.sessionId} not found for appendEvent (app "${b.appName}", user "${b.userId}")`,
+    );
+  }
+  const stale = b.ref
+    ? b.ref.uid !== rec.uid || b.ref.revision !== rec.revision
+    : rec.lastUpdateTime > b.lastUpdateTime;
+  if (!stale) return undefined;
+  return new StaleSessionError(
+    `session "${b.sessionId}" was modified in storage after this copy was loaded (stored revision ${rec.revision}); reload it with getSession and retry`,
+  );
+}
+
+/**
+ * Writes one event of `b` on `rec` (changed in place): the event, the state keys
+ * its delta sets in each scope (light session keys ride in `rec`), nothing else. Returns which shared scopes it
+ * wrote; throws what a put throws (a value the structured clone rejects).
+ */
+function writeEvent(tx: GroupTx, b: AppendBatch, rec: SessionRecord, event: Event, seqOf: Map<string, number>) {
+  const idKey = keyString([rec.uid, event.id]);
+  const known = seqOf.get(idKey);
+  tx.objectStore('events').put(eventRecord(rec.uid, known ?? rec.nextSeq, storable(event)));
+  const scoped = splitDelta(event.actions?.stateDelta);
+  // Only a group that changes state has the state store in its transaction.
+  const state = () => tx.objectStore('state');
+  if (!isEmpty(scoped.session)) writeSessionState(state(), rec, scoped.session);
+  if (!isEmpty(scoped.app)) writeState(state(), appScope(b.appName), scoped.app);
+  if (!isEmpty(scoped.user)) writeState(state(), userScope(b.appName, b.userId), scoped.user);
+  if (known === undefined) {
+    seqOf.set(idKey, rec.nextSeq);
+    rec.nextSeq++;
+    rec.eventCount++;
+  }
+  rec.revision++;
+  rec.lastUpdateTime = event.timestamp;
+  return { app: !isEmpty(scoped.app), user: !isEmpty(scoped.user) };
+}
+
+/** Writes batch `b` on its session's record `rec` (changed in place); its result. */
+function writeBatch(
+  tx: GroupTx,
+  b: AppendBatch,
+  rec: SessionRecord | undefined,
+  seqOf: Map<string, number>,
+): GroupResult {
+  const error = refusal(b, rec);
+  if (error || !rec) return { error };
+  const results: (WireError | null)[] = [];
+  const eventIds: string[] = [];
+  const scopes = { app: false, user: false };
+  for (const event of b.events) {
+    try {
+      const wrote = writeEvent(tx, b, rec, event, seqOf);
+      scopes.app ||= wrote.app;
+      scopes.user ||= wrote.user;
+    } catch (error) {
+      // A value the structured clone rejects fails alone (as InvalidInputError); the rest of the group goes on.
+      results.push(toWireError(normalizeStorageError(error)));
+      continue;
+    }
+    results.push(null);
+    eventIds.push(event.id);
+  }
+  const outcome: AppendOutcome = {
+    ref: { uid: rec.uid, revision: rec.revision },
+    lastUpdateTime: rec.lastUpdateTime,
+    results,
+  };
+  if (eventIds.length === 0) return { outcome, record: rec };
+  tx.objectStore('sessions').put(rec);
+  const { appName, userId, sessionId } = b;
+  const { revision, lastUpdateTime } = rec;
+  const change: StoreChange = {
+    type: 'appended',
+    appName,
+    userId,
+    sessionId,
+    revision,
+    lastUpdateTime,
+    eventIds,
+    scopes,
+  };
+  return { outcome, change, record: rec };
+}
 
 async function writeGroup(
   tx: GroupTx,
   batches: AppendBatch[],
-  scopes: { app: boolean; user: boolean }[],
-  { blind, remembered }: GroupOptions,
+  blind: boolean,
+  remembered: GroupOptions['remembered'],
 ): Promise<GroupResult[]> {
-  const sessions = tx.objectStore('sessions');
-  const events = tx.objectStore('events');
-  const byId = events.index('byId');
-
-  // Existing positions of event ids (an event whose id is stored replaces it in place).
-  const existing = new Map<string, Promise<[string, number] | undefined>>();
-  const lookUpIds = (uid: string, b: AppendBatch): void => {
-    if (blind) return;
-    for (const e of b.events) {
-      const k = keyString([uid, e.id]);
-      if (!existing.has(k)) existing.set(k, handled(byId.getKey([uid, e.id])));
-    }
-  };
-
   const keys = batches.map((b) => keyString(sessionKey(b)));
-
-  // Sessions written before their record is read: one batch in the group, a ref
-  // matching the remembered record, no shared scope to read.
-  const batchesOf = new Map<string, number>();
-  for (const k of keys) batchesOf.set(k, (batchesOf.get(k) ?? 0) + 1);
-  const current = new Map<string, SessionRecord | undefined>();
-  const expected = new Map<string, SessionRecord['revision']>();
-  batches.forEach((b, i) => {
-    const k = keys[i] as string;
-    const rec = b.ref && remembered?.(b.ref.uid);
-    const writes = scopes[i] as { app: boolean; user: boolean };
-    if (!rec || !b.ref || batchesOf.get(k) !== 1 || writes.app || writes.user) return;
-    if (rec.revision !== b.ref.revision || keyString([rec.appName, rec.userId, rec.id]) !== k) return;
-    current.set(k, rec);
-    expected.set(k, rec.revision);
-  });
+  const early = rememberedRecords(batches, keys, remembered);
+  const lookups: Lookups = new Map();
+  const seqOf = new Map<string, number>();
 
   // Issue every read up front so they pipeline; no await on anything but IndexedDB below.
   // A batch that knows its session's uid has its ids looked up in this first round
   // too: if the stored uid turns out different, the batch is stale and the lookups unused.
-  const records = new Map<string, Promise<SessionRecord | undefined>>();
-  const apps = new Map<string, Promise<AppRecord | undefined>>();
-  const users = new Map<string, Promise<UserRecord | undefined>>();
+  const reads = new Map<string, Promise<SessionRecord | undefined>>();
   batches.forEach((b, i) => {
     const k = keys[i] as string;
-    if (!records.has(k)) records.set(k, handled(sessions.get(sessionKey(b))));
-    const writes = scopes[i] as { app: boolean; user: boolean };
-    if (writes.app && !apps.has(b.appName)) apps.set(b.appName, handled(tx.objectStore('appState').get(b.appName)));
-    const uk = keyString([b.appName, b.userId]);
-    if (writes.user && !users.has(uk)) users.set(uk, handled(tx.objectStore('userState').get([b.appName, b.userId])));
-    if (b.ref) lookUpIds(b.ref.uid, b);
+    if (!reads.has(k)) reads.set(k, handled(tx.objectStore('sessions').get(sessionKey(b))));
+    if (b.ref && !blind) lookUpIds(tx, lookups, b.ref.uid, b);
+  });
+  // Written at once: should the stored record differ, the transaction aborts before anything commits.
+  const results = batches.map((b, i) => {
+    const rec = early.get(keys[i] as string);
+    return rec && writeBatch(tx, b, rec, seqOf);
   });
 
-  const seqOf = new Map<string, number>();
-  const appRecords = new Map<string, AppRecord>();
-  const userRecords = new Map<string, UserRecord>();
-  const dirtyApps = new Set<string>();
-  const dirtyUsers = new Set<string>();
-
-  const write = (b: AppendBatch, rec: SessionRecord | undefined): GroupResult => {
-    if (!rec) {
-      return {
-        // ADK's sentence first (`DatabaseSessionService`'s words), so code matching ADK's message matches ours.
-        error: new SessionNotFoundError(
-          `Session ${b.sessionId} not found for appendEvent (app "${b.appName}", user "${b.userId}")`,
-        ),
-      };
-    }
-    const stale = b.ref
-      ? b.ref.uid !== rec.uid || b.ref.revision !== rec.revision
-      : rec.lastUpdateTime > b.lastUpdateTime;
-    if (stale) {
-      return {
-        error: new StaleSessionError(
-          `session "${b.sessionId}" was modified in storage after this copy was loaded (stored revision ${rec.revision}); reload it with getSession and retry`,
-        ),
-      };
-    }
-    const userKey = keyString([b.appName, b.userId]);
-    const eventResults: (WireError | null)[] = [];
-    const storedIds: string[] = [];
-    const wrote = { app: false, user: false };
-    for (const event of b.events) {
-      const idKey = keyString([rec.uid, event.id]);
-      const known = seqOf.get(idKey);
-      const seq = known ?? rec.nextSeq;
-      try {
-        events.put(eventRecord(rec.uid, seq, storable(event))).catch(ignore);
-      } catch (error) {
-        // A value the structured clone rejects fails alone (as InvalidInputError); the rest of the group goes on.
-        eventResults.push(toWireError(normalizeStorageError(error)));
-        continue;
-      }
-      if (known === undefined) {
-        seqOf.set(idKey, seq);
-        rec.nextSeq++;
-        rec.eventCount++;
-      }
-      rec.revision++;
-      rec.lastUpdateTime = event.timestamp;
-      const scoped = splitDelta(event.actions?.stateDelta);
-      if (!isEmpty(scoped.session)) applyDelta(rec.state, scoped.session);
-      if (!isEmpty(scoped.app)) {
-        applyDelta((appRecords.get(b.appName) as AppRecord).state, scoped.app);
-        dirtyApps.add(b.appName);
-        wrote.app = true;
-      }
-      if (!isEmpty(scoped.user)) {
-        applyDelta((userRecords.get(userKey) as UserRecord).state, scoped.user);
-        dirtyUsers.add(userKey);
-        wrote.user = true;
-      }
-      eventResults.push(null);
-      storedIds.push(event.id);
-    }
-    if (storedIds.length > 0) sessions.put(rec).catch(ignore);
-    const outcome: AppendOutcome = {
-      ref: { uid: rec.uid, revision: rec.revision },
-      lastUpdateTime: rec.lastUpdateTime,
-      results: eventResults,
-    };
-    const change: StoreChange = {
-      type: 'appended',
-      appName: b.appName,
-      userId: b.userId,
-      sessionId: b.sessionId,
-      revision: rec.revision,
-      lastUpdateTime: rec.lastUpdateTime,
-      eventIds: storedIds,
-      scopes: wrote,
-    };
-    return storedIds.length > 0 ? { outcome, change, record: rec } : { outcome, record: rec };
-  };
-
-  const results: (GroupResult | undefined)[] = batches.map((b, i) => {
-    const k = keys[i] as string;
-    return expected.has(k) ? write(b, current.get(k)) : undefined;
-  });
-
-  for (const [k, p] of records) {
+  const current = new Map<string, SessionRecord | undefined>();
+  for (const [k, p] of reads) {
     const stored = await p;
-    if (!expected.has(k)) {
-      current.set(k, stored);
-      continue;
-    }
-    const rec = current.get(k) as SessionRecord;
-    if (stored?.uid !== rec.uid || stored.revision !== expected.get(k)) {
-      throw new RememberedRecordStale(`the remembered record of session ${k} is older than the stored one`);
+    const rec = early.get(k);
+    if (!rec) current.set(k, stored);
+    else if (stored?.uid !== rec.uid || stored.revision !== (batches[keys.indexOf(k)] as AppendBatch).ref?.revision) {
+      throw new RememberedRecordStale();
     }
   }
-
   // Only batches without a known uid need a second round.
   batches.forEach((b, i) => {
     const rec = current.get(keys[i] as string);
-    if (rec && !b.ref) lookUpIds(rec.uid, b);
+    if (rec && !b.ref && !blind) lookUpIds(tx, lookups, rec.uid, b);
   });
-  for (const [k, p] of existing) {
+  for (const [k, p] of lookups) {
     const found = await p;
     if (found) seqOf.set(k, found[1]);
   }
-  for (const [name, p] of apps) appRecords.set(name, (await p) ?? { appName: name, state: {}, sessionCount: 0 });
-  for (const [k, p] of users) {
-    const [appName, userId] = JSON.parse(k) as [string, string];
-    userRecords.set(k, (await p) ?? { appName, userId, state: {}, sessionCount: 0 });
-  }
-
-  const written = batches.map((b, i) => results[i] ?? write(b, current.get(keys[i] as string)));
-  for (const name of dirtyApps)
-    tx.objectStore('appState')
-      .put(appRecords.get(name) as AppRecord)
-      .catch(ignore);
-  for (const k of dirtyUsers)
-    tx.objectStore('userState')
-      .put(userRecords.get(k) as UserRecord)
-      .catch(ignore);
+  const written = batches.map((b, i) => results[i] ?? writeBatch(tx, b, current.get(keys[i] as string), seqOf));
   await tx.done;
   return written;
 }

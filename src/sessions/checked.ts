@@ -88,6 +88,7 @@ export function checked(engine: () => SessionEngine): Backend {
       let next = 0;
       return { ...outcome, results: checks.map((check) => check ?? outcome.results[next++] ?? null) };
     },
+    sealInterrupted: async (r) => engine().sealInterrupted(validate('sealInterrupted', sessionKeySchema, r)),
     importSessions: async (request, onProgress) =>
       engine().importSessions(await checkImport('importSessions', request), onProgress),
     close: async () => engine().close(),

@@ -6,10 +6,11 @@
 import { AlreadyExistsError } from '../core/errors.js';
 import type { Settled } from '../core/group-commit.js';
 import { newId } from '../core/ids.js';
-import { applyDelta, type ScopedDelta } from '../core/state.js';
+import { applyDelta, type ScopedDelta, type StateRecord } from '../core/state.js';
 import { type Db, handled } from '../database/idb/index.js';
 import { keyString } from '../database/keys.js';
 import type { AppRecord, SessionRecord, StoreSchema, UserRecord } from '../database/records/index.js';
+import { appScope, readState, userScope, writeSessionState, writeState } from '../database/records/state.js';
 
 export interface CreateOrder {
   appName: string;
@@ -22,12 +23,19 @@ export interface CreateOrder {
 
 export interface Created {
   record: SessionRecord;
+  /** The session's own state. */
+  state: StateRecord;
   /** The app's and user's state right after this create, for the session it returns. */
   app: Record<string, unknown>;
   user: Record<string, unknown>;
 }
 
-const ignore = (): void => {};
+/** An app's or user's record (its session count) and its state, as a group of creates changes them. */
+interface Shared {
+  name: 'appState' | 'userState';
+  record: AppRecord | UserRecord;
+  values: StateRecord;
+}
 
 /** ADK's sentence first (`DatabaseSessionService`'s words), so code matching ADK's message matches ours; then where. */
 const exists = (o: CreateOrder): AlreadyExistsError =>
@@ -48,65 +56,66 @@ export async function commitCreates(
   orders: CreateOrder[],
   blind: boolean,
 ): Promise<Settled<Created>[]> {
-  const tx = db.transaction(['sessions', 'appState', 'userState'], 'readwrite');
+  const tx = db.transaction(['sessions', 'appState', 'userState', 'state'], 'readwrite');
   const sessions = tx.objectStore('sessions');
-  const appStore = tx.objectStore('appState');
-  const userStore = tx.objectStore('userState');
+  const state = tx.objectStore('state');
 
   // Every read issued up front, so they pipeline; one failing must not leave the others' rejections unhandled.
   const found = new Map<string, Promise<unknown>>();
-  const appReads = new Map<string, Promise<AppRecord | undefined>>();
-  const userReads = new Map<string, Promise<UserRecord | undefined>>();
+  const shared = new Map<string, Promise<Shared>>();
+  const readShared = (scope: string[], name: Shared['name'], empty: Shared['record']): void => {
+    const k = keyString(scope);
+    if (shared.has(k)) return;
+    const key = name === 'appState' ? empty.appName : [empty.appName, (empty as UserRecord).userId];
+    const read = Promise.all([tx.objectStore(name).get(key as never), readState(state, scope)]);
+    shared.set(k, handled(read.then(([record, values]) => ({ name, record: record ?? empty, values }))));
+  };
   for (const o of orders) {
     const k = keyString([o.appName, o.userId, o.id]);
     if (!blind && !found.has(k)) found.set(k, handled(sessions.getKey([o.appName, o.userId, o.id])));
-    if (!appReads.has(o.appName)) appReads.set(o.appName, handled(appStore.get(o.appName)));
-    const uk = keyString([o.appName, o.userId]);
-    if (!userReads.has(uk)) userReads.set(uk, handled(userStore.get([o.appName, o.userId])));
+    readShared(appScope(o.appName), 'appState', { appName: o.appName, sessionCount: 0 });
+    readShared(userScope(o.appName, o.userId), 'userState', { appName: o.appName, userId: o.userId, sessionCount: 0 });
   }
   const taken = new Set<string>();
   for (const [k, p] of found) if ((await p) !== undefined) taken.add(k);
-  const apps = new Map<string, AppRecord>();
-  for (const [name, p] of appReads) apps.set(name, (await p) ?? { appName: name, state: {}, sessionCount: 0 });
-  const users = new Map<string, UserRecord>();
-  for (const [k, p] of userReads) {
-    const [appName, userId] = JSON.parse(k) as [string, string];
-    users.set(k, (await p) ?? { appName, userId, state: {}, sessionCount: 0 });
-  }
+  const scopes = new Map<string, Shared>();
+  for (const [k, p] of shared) scopes.set(k, await p);
 
-  const dirtyApps = new Set<string>();
-  const dirtyUsers = new Set<string>();
+  const dirty = new Set<Shared>();
+  // One more session in a shared scope, and its initial keys there.
+  const join = (scope: string[], delta: StateRecord): StateRecord => {
+    const s = scopes.get(keyString(scope)) as Shared;
+    s.record.sessionCount++;
+    dirty.add(s);
+    applyDelta(s.values, delta);
+    writeState(state, scope, delta);
+    // A copy: later creates of the group change it.
+    return { ...s.values };
+  };
   const results = orders.map((o): Settled<Created> => {
     const k = keyString([o.appName, o.userId, o.id]);
     if (taken.has(k)) return { error: exists(o) };
     taken.add(k);
-    const app = apps.get(o.appName) as AppRecord;
-    const user = users.get(keyString([o.appName, o.userId])) as UserRecord;
-    app.sessionCount++;
-    user.sessionCount++;
-    dirtyApps.add(o.appName);
-    dirtyUsers.add(keyString([o.appName, o.userId]));
-    applyDelta(app.state, o.state.app);
-    applyDelta(user.state, o.state.user);
+    const app = join(appScope(o.appName), o.state.app);
+    const user = join(userScope(o.appName, o.userId), o.state.user);
     const record: SessionRecord = {
       appName: o.appName,
       userId: o.userId,
       id: o.id,
       uid: newId(),
-      state: o.state.session,
+      state: {},
       createTime: o.now,
       lastUpdateTime: o.now,
       revision: 0,
       nextSeq: 0,
       eventCount: 0,
     };
-    sessions.add(record).catch(ignore);
-    // Copies: later creates of the group change these records' state.
-    return { value: { record, app: { ...app.state }, user: { ...user.state } } };
+    writeSessionState(state, record, o.state.session);
+    sessions.add(record);
+    return { value: { record, state: o.state.session, app, user } };
   });
   // A create that failed leaves no trace, not even an empty app or user record.
-  for (const name of dirtyApps) appStore.put(apps.get(name) as AppRecord).catch(ignore);
-  for (const k of dirtyUsers) userStore.put(users.get(k) as UserRecord).catch(ignore);
+  for (const s of dirty) tx.objectStore(s.name).put(s.record as never);
   try {
     await tx.done;
   } catch (error) {

@@ -1,5 +1,5 @@
 /**
- * Deleting a session: its record, its events and the app's and user's session
+ * Deleting a session: its record, its events, its own state and the app's and user's session
  * counts in one transaction, with what other capabilities registered to remove
  * alongside (`SessionCleanup`); and the default clean-up of an import.
  */
@@ -12,6 +12,7 @@ import {
   type StoreSchema,
   type UserRecord,
 } from '../database/records/index.js';
+import { clearState, sessionScope } from '../database/records/state.js';
 import type { DeleteSessionRequest } from '../types.js';
 import type { ImportExtra } from './import.js';
 
@@ -50,12 +51,9 @@ export async function removeSession(
     await tx.done;
     return false;
   }
-  tx.objectStore('sessions')
-    .delete([appName, userId, sessionId])
-    .catch(() => {});
-  tx.objectStore('events')
-    .delete(bound([record.uid, 0], [record.uid, Number.POSITIVE_INFINITY]))
-    .catch(() => {});
+  tx.objectStore('sessions').delete([appName, userId, sessionId]);
+  tx.objectStore('events').delete(bound([record.uid, 0], [record.uid, Number.POSITIVE_INFINITY]));
+  clearState(tx.objectStore('state'), sessionScope(appName, userId, sessionId));
   lowerCounts(tx.objectStore('appState'), tx.objectStore('userState'), app, user);
   await tx.done;
   return true;
@@ -70,8 +68,8 @@ function lowerCounts(
   app: AppRecord | undefined,
   user: UserRecord | undefined,
 ): void {
-  if (app) apps.put({ ...app, sessionCount: Math.max(0, app.sessionCount - 1) }).catch(() => {});
-  if (user) users.put({ ...user, sessionCount: Math.max(0, user.sessionCount - 1) }).catch(() => {});
+  if (app) apps.put({ ...app, sessionCount: Math.max(0, app.sessionCount - 1) });
+  if (user) users.put({ ...user, sessionCount: Math.max(0, user.sessionCount - 1) });
 }
 
 /** Lowers the app's and user's session counts by one (a deletion made without them). */

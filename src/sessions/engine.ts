@@ -4,21 +4,22 @@
  * change notices). It trusts its input: callers validate first (the in-thread
  * front does; the worker host does for anything arriving over a port).
  */
-
 import { normalizeStorageError, QuotaExceededError } from '../core/errors.js';
 import { GroupQueue, type Settled } from '../core/group-commit.js';
 import { newId } from '../core/ids.js';
 import { isEmpty, type StateRecord, splitDelta } from '../core/state.js';
 import type { StoreChange } from '../database/changes.js';
 import type { Database } from '../database/database.js';
-import { bound, type Db } from '../database/idb/index.js';
+import { bound, type Db, handled } from '../database/idb/index.js';
 import { ALL_STORES, eventOf, eventsText, type SessionRecord, type StoreSchema } from '../database/records/index.js';
+import { appScope, readSessionState, readState, userScope } from '../database/records/state.js';
 import type {
   AppStateRequest,
   AppSummary,
   CreateSessionRequest,
   DeleteSessionRequest,
   Durability,
+  Event,
   GetSessionRequest,
   ListSessionKeysRequest,
   ListSessionsRequest,
@@ -30,7 +31,8 @@ import type {
 import { commitGroup, type GroupOptions, type GroupResult, isDuplicateId, RememberedRecordStale } from './append.js';
 import { type Created, type CreateOrder, commitCreates } from './create.js';
 import { cleanupOnImport, decrementCounts, removeSession } from './delete.js';
-import { commitImport, type ImportExtra } from './import.js';
+import type { ImportExtra } from './import.js';
+import { loadCompaction, loadImport, loadSeal } from './later.js';
 import type {
   AppendBatch,
   AppendOutcome,
@@ -50,12 +52,7 @@ interface Appended {
 
 /** Most batches one group-commit transaction takes; the rest wait for the next. */
 const MAX_GROUP = 512;
-const strictness: Record<Durability, number> = {
-  relaxed: 0,
-  default: 1,
-  strict: 2,
-};
-
+const strictness: Record<Durability, number> = { relaxed: 0, default: 1, strict: 2 };
 /** Most session places an engine remembers for its reads. */
 const REMEMBERED_PLACES = 10_000;
 /** Most session records an engine remembers for its appends. */
@@ -111,8 +108,8 @@ export class SessionEngine implements Backend {
     } catch (error) {
       throw normalizeStorageError(error);
     }
-    const { record, app, user } = await this.creates.push({ appName, userId, id, state: splitDelta(copy), now });
-    return toLoaded(record, app, user, []);
+    const { record, state, app, user } = await this.creates.push({ appName, userId, id, state: splitDelta(copy), now });
+    return toLoaded(record, state, app, user, []);
   }
 
   /**
@@ -123,7 +120,7 @@ export class SessionEngine implements Backend {
    */
   async getSession(request: GetSessionRequest): Promise<LoadedSession | undefined> {
     const read = await this.readSession(request);
-    return read && toLoaded(read.record, read.app, read.user, read.events.map(eventOf));
+    return read && toLoaded(read.record, read.state, read.app, read.user, read.events.map(eventOf));
   }
 
   /**
@@ -134,19 +131,21 @@ export class SessionEngine implements Backend {
   async loadSession(request: GetSessionRequest): Promise<LoadedSession | undefined> {
     const read = await this.readSession(request);
     if (!read) return undefined;
-    return { ...toLoaded(read.record, read.app, read.user, []), eventsJson: eventsText(read.events) };
+    return { ...toLoaded(read.record, read.state, read.app, read.user, []), eventsJson: eventsText(read.events) };
   }
 
-  private readSession(request: GetSessionRequest) {
+  private async readSession(request: GetSessionRequest) {
     const { appName, userId, sessionId, config } = request;
+    if (config?.fromLatestCompaction) await loadCompaction();
     const key = sessionKeyString(appName, userId, sessionId);
     return this.run(async (db) => {
       const tx = db.transaction(ALL_STORES, 'readonly');
       const place = this.places.get(key);
+      const state = tx.objectStore('state');
       const reads = Promise.all([
         tx.objectStore('sessions').get([appName, userId, sessionId]),
-        tx.objectStore('appState').get(appName),
-        tx.objectStore('userState').get([appName, userId]),
+        readState(state, appScope(appName)),
+        readState(state, userScope(appName, userId)),
       ]);
       const ahead = place && readAhead(tx, place, config);
       const [record, app, user] = await reads;
@@ -155,8 +154,10 @@ export class SessionEngine implements Backend {
         return undefined;
       }
       this.rememberPlace(key, record);
+      // A session's heavy keys, if it has any, are read alongside its events.
+      const own = handled(readSessionState(state, record));
       const events = (await ahead?.(record)) ?? (await readEvents(tx, record, config));
-      return { record, app: app?.state ?? {}, user: user?.state ?? {}, events };
+      return { record, state: await own, app, user, events };
     });
   }
 
@@ -174,25 +175,25 @@ export class SessionEngine implements Backend {
       const start = limit !== undefined && page !== undefined ? (page - 1) * limit : (offset ?? 0);
       const take = limit ?? Number.POSITIVE_INFINITY;
       // The page does not depend on the counts: read both in the same round.
-      const [app, owner, records] = await Promise.all([
+      const state = tx.objectStore('state');
+      const [app, appState, owner, records] = await Promise.all([
         tx.objectStore('appState').get(appName),
+        readState(state, appScope(appName)),
         userId === undefined ? undefined : tx.objectStore('userState').get([appName, userId]),
         userId === undefined
           ? readPage(sessions.index('byAppTime'), [appName], order ?? 'asc', start, take)
           : readPage(sessions.index('byUserTime'), [appName, userId], order ?? 'asc', start, take),
       ]);
       const totalItems = (userId === undefined ? app?.sessionCount : owner?.sessionCount) ?? 0;
-      const userStates = new Map<string, StateRecord>();
-      if (userId !== undefined) userStates.set(userId, owner?.state ?? {});
-      else {
-        const ids = [...new Set(records.map((r) => r.userId))];
-        const found = await Promise.all(ids.map((u) => tx.objectStore('userState').get([appName, u])));
-        ids.forEach((u, i) => {
-          userStates.set(u, found[i]?.state ?? {});
-        });
-      }
+      // Each listed session's state and its user's, read in one more round.
+      const ids = [...new Set(records.map((r) => r.userId))];
+      const [own, users] = await Promise.all([
+        Promise.all(records.map((r) => readSessionState(state, r))),
+        Promise.all(ids.map((u) => readState(state, userScope(appName, u)))),
+      ]);
+      const userStates = new Map<string, StateRecord>(ids.map((u, i) => [u, users[i] ?? {}]));
       for (const r of records) this.rememberPlace(sessionKeyString(r.appName, r.userId, r.id), r);
-      const loaded = records.map((r) => toLoaded(r, app?.state ?? {}, userStates.get(r.userId) ?? {}, []));
+      const loaded = records.map((r, i) => toLoaded(r, own[i] ?? {}, appState, userStates.get(r.userId) ?? {}, []));
       return {
         sessions: loaded.map((l) => l.session),
         refs: loaded.map((l) => l.ref),
@@ -230,6 +231,11 @@ export class SessionEngine implements Backend {
         },
       ]);
     }
+  }
+
+  /** Answers the dangling calls of the session's last invocation (see `seal.ts`). */
+  async sealInterrupted(key: SessionKey): Promise<Event[]> {
+    return (await loadSeal()).sealInterrupted(this, key);
   }
 
   /**
@@ -354,6 +360,7 @@ export class SessionEngine implements Backend {
     onProgress?: (processed: number) => void,
     extra?: ImportExtra,
   ): Promise<ImportOutcome> {
+    const { commitImport } = await loadImport();
     const { outcome, changes } = await this.run((db) =>
       commitImport(db, batch, this.durability, onProgress, extra ?? cleanupOnImport(this.database.sessionCleanups)),
     );
@@ -362,11 +369,13 @@ export class SessionEngine implements Backend {
   }
 
   getUserState(request: UserStateRequest): Promise<Record<string, unknown>> {
-    return this.run(async (db) => (await db.get('userState', [request.appName, request.userId]))?.state ?? {});
+    return this.run((db) =>
+      readState(db.transaction('state').objectStore('state'), userScope(request.appName, request.userId)),
+    );
   }
 
   getAppState(request: AppStateRequest): Promise<Record<string, unknown>> {
-    return this.run(async (db) => (await db.get('appState', request.appName))?.state ?? {});
+    return this.run((db) => readState(db.transaction('state').objectStore('state'), appScope(request.appName)));
   }
 
   listApps(): Promise<AppSummary[]> {

@@ -107,6 +107,10 @@ export class SessionFront implements SessionService, SessionCatalog {
     return listed;
   }
 
+  sealInterrupted(request: SessionKey): Promise<Event[]> {
+    return this.backend.sealInterrupted(request);
+  }
+
   async deleteSession(request: DeleteSessionRequest): Promise<void> {
     await this.backend.deleteSession(request);
   }

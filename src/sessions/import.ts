@@ -6,19 +6,25 @@
  */
 import { AlreadyExistsError, InvalidInputError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
-import { applyDelta, isEmpty, splitDelta } from '../core/state.js';
+import { splitDelta } from '../core/state.js';
 import type { StoreChange } from '../database/changes.js';
-import { bound, type Db, handled, type Tx } from '../database/idb/index.js';
-import { keyString } from '../database/keys.js';
+import { bound, type Db, type Tx } from '../database/idb/index.js';
+import { addSessions } from '../database/records/counts.js';
 import {
   ALL_STORES,
-  type AppRecord,
   eventRecord,
   type SessionRecord,
   type StoreName,
   type StoreSchema,
-  type UserRecord,
 } from '../database/records/index.js';
+import {
+  appScope,
+  clearState,
+  sessionScope,
+  userScope,
+  writeSessionState,
+  writeState,
+} from '../database/records/state.js';
 import { storable } from './append.js';
 import type { ImportBatch, ImportOutcome } from './protocol.js';
 
@@ -42,9 +48,6 @@ export interface ImportCommit {
   changes: StoreChange[];
 }
 
-/** Request promises are settled through `tx.done`; their own rejections on abort are expected. */
-const ignore = (): void => {};
-
 /**
  * How many requests an import issues before it waits for the previous such
  * chunk to be written. Issuing is synchronous (each value is cloned there), so
@@ -64,6 +67,73 @@ function refusal(error: unknown, cause: unknown): unknown {
   return error;
 }
 
+type ImportTx = Tx<StoreSchema, StoreName>;
+type Imported = ImportBatch['sessions'][number];
+
+/** Removes what replacing `old` with `session` must not keep: its events and its own state. */
+async function replaceOld(tx: ImportTx, session: Imported, old: SessionRecord): Promise<void> {
+  const events = tx.objectStore('events');
+  events.delete(bound([old.uid, 0], [old.uid, Number.POSITIVE_INFINITY]));
+  await clearState(tx.objectStore('state'), sessionScope(session.appName, session.userId, session.id));
+}
+
+/**
+ * Issues the writes of one imported session (after `replaceOld` if it replaces
+ * one): a new incarnation with its events at `seq` 0..n-1 and its state. Returns
+ * the session record's put, the last request.
+ */
+function writeSession(tx: ImportTx, session: Imported): Promise<unknown> {
+  const { appName, userId, id } = session;
+  const events = tx.objectStore('events');
+  const state = tx.objectStore('state');
+  const scoped = splitDelta(session.state);
+  writeState(state, appScope(appName), scoped.app);
+  writeState(state, userScope(appName, userId), scoped.user);
+  const uid = newId();
+  session.events.forEach((event, seq) => {
+    events.put(eventRecord(uid, seq, storable(event)));
+  });
+  const record: SessionRecord = {
+    appName,
+    userId,
+    id,
+    uid,
+    state: {},
+    // The format carries no creation time; the first event is the closest known to it.
+    createTime: session.events[0]?.timestamp ?? session.lastUpdateTime,
+    lastUpdateTime: session.lastUpdateTime,
+    revision: 0,
+    nextSeq: session.events.length,
+    eventCount: session.events.length,
+  };
+  writeSessionState(state, record, scoped.session);
+  // Requests complete in order: once the record is written, so are its events.
+  return tx.objectStore('sessions').put(record);
+}
+
+/** The change notice of an imported session (`created`) or of the one it replaced (`deleted`). */
+const change = (type: 'created' | 'deleted', { appName, userId, id, lastUpdateTime }: Imported): StoreChange => ({
+  type,
+  appName,
+  userId,
+  sessionId: id,
+  revision: type === 'created' ? 0 : -1,
+  lastUpdateTime: type === 'created' ? lastUpdateTime : Date.now(),
+  eventIds: [],
+});
+
+/** Reports progress after the request given, at most `PROGRESS_STEPS` times, never the total: only the commit completes an import. */
+function progress(onProgress: ((processed: number) => void) | undefined, total: number) {
+  const step = Math.max(1, Math.ceil(total / PROGRESS_STEPS));
+  return (processed: number, after: Promise<unknown>): void => {
+    if (onProgress && processed % step === 0 && processed < total)
+      after.then(
+        () => onProgress(processed),
+        () => {},
+      );
+  };
+}
+
 /**
  * Writes `batch` in one transaction. Must reject, having changed nothing, on a
  * conflict under `onConflict: 'error'` or if the transaction aborts.
@@ -78,145 +148,62 @@ export async function commitImport(
   extra?: ImportExtra,
 ): Promise<ImportCommit> {
   const tx = db.transaction(extra ? [...ALL_STORES, ...extra.stores] : ALL_STORES, 'readwrite', { durability });
-  const writtenKeys: { appName: string; userId: string; id: string }[] = [];
-  const sessions = tx.objectStore('sessions');
-  const events = tx.objectStore('events');
-  const appStore = tx.objectStore('appState');
-  const userStore = tx.objectStore('userState');
-
-  // Issue every read up front so they pipeline; no await on anything but IndexedDB below.
-  const found = batch.sessions.map((s) => sessions.get([s.appName, s.userId, s.id]));
-  const appReads = new Map<string, Promise<AppRecord | undefined>>();
-  const userReads = new Map<string, Promise<UserRecord | undefined>>();
-  for (const s of batch.sessions) {
-    if (!appReads.has(s.appName)) appReads.set(s.appName, handled(appStore.get(s.appName)));
-    const uk = keyString([s.appName, s.userId]);
-    if (!userReads.has(uk)) userReads.set(uk, handled(userStore.get([s.appName, s.userId])));
-  }
+  // Issued up front so they pipeline; no await on anything but IndexedDB below.
+  const found = batch.sessions.map((s) => tx.objectStore('sessions').get([s.appName, s.userId, s.id]));
   const existing = await Promise.all(found);
-
-  if (batch.onConflict === 'error') {
-    const at = existing.findIndex((record) => record !== undefined);
-    if (at >= 0) {
-      tx.abort();
-      await tx.done.catch(ignore);
-      const s = batch.sessions[at] as ImportBatch['sessions'][number];
-      throw new AlreadyExistsError(
-        `importSessions: sessions[${at}]: Session with id ${s.id} already exists. (app "${s.appName}", user "${s.userId}"; nothing was imported)`,
-      );
-    }
+  const at = batch.onConflict === 'error' ? existing.findIndex((record) => record !== undefined) : -1;
+  if (at >= 0) {
+    await tx.abandon();
+    const s = batch.sessions[at] as Imported;
+    throw new AlreadyExistsError(
+      `importSessions: sessions[${at}]: Session with id ${s.id} already exists. (app "${s.appName}", user "${s.userId}"; nothing was imported)`,
+    );
   }
-
-  const apps = new Map<string, AppRecord>();
-  for (const [name, p] of appReads) apps.set(name, (await p) ?? { appName: name, state: {}, sessionCount: 0 });
-  const users = new Map<string, UserRecord>();
-  for (const [k, p] of userReads) {
-    const [appName, userId] = JSON.parse(k) as [string, string];
-    users.set(k, (await p) ?? { appName, userId, state: {}, sessionCount: 0 });
-  }
-
   const outcome: ImportOutcome = { sessions: 0, events: 0, skipped: 0 };
   const changes: StoreChange[] = [];
-  const dirtyApps = new Set<string>();
-  const dirtyUsers = new Set<string>();
-  const total = batch.sessions.length;
-  const step = Math.max(1, Math.ceil(total / PROGRESS_STEPS));
-  const reportAfter = (processed: number): ((request: Promise<unknown>) => void) | undefined =>
-    onProgress && processed % step === 0 && processed < total
-      ? (request) => request.then(() => onProgress(processed), ignore)
-      : undefined;
+  const writtenKeys: { appName: string; userId: string; id: string }[] = [];
+  // The sessions that replaced none: one more each in its app's and user's counts.
+  const added: Imported[] = [];
+  const report = progress(onProgress, batch.sessions.length);
   // A skipped session is reported after the write before it, so reports never go backwards.
   let lastWrite: Promise<unknown> = Promise.resolve();
   let issued = 0;
   let inFlight: Promise<unknown> | undefined;
   try {
-    for (let i = 0; i < total; i++) {
-      const session = batch.sessions[i] as ImportBatch['sessions'][number];
-      const { appName, userId, id } = session;
+    for (const [i, session] of batch.sessions.entries()) {
       const old = existing[i];
       if (old && batch.onConflict === 'skip') {
         outcome.skipped++;
-        reportAfter(i + 1)?.(lastWrite);
+        report(i + 1, lastWrite);
         continue;
       }
-      const userKey = keyString([appName, userId]);
-      const app = apps.get(appName) as AppRecord;
-      const user = users.get(userKey) as UserRecord;
-      dirtyApps.add(appName);
-      dirtyUsers.add(userKey);
+      const { appName, userId, id } = session;
       if (old) {
-        events.delete(bound([old.uid, 0], [old.uid, Number.POSITIVE_INFINITY])).catch(ignore);
-        changes.push({
-          type: 'deleted',
-          appName,
-          userId,
-          sessionId: id,
-          revision: -1,
-          lastUpdateTime: Date.now(),
-          eventIds: [],
-        });
-      } else {
-        app.sessionCount++;
-        user.sessionCount++;
-      }
-      const scoped = splitDelta(session.state);
-      if (!isEmpty(scoped.app)) applyDelta(app.state, scoped.app);
-      if (!isEmpty(scoped.user)) applyDelta(user.state, scoped.user);
-      const uid = newId();
-      session.events.forEach((event, seq) => {
-        events.put(eventRecord(uid, seq, storable(event))).catch(ignore);
-      });
-      const record: SessionRecord = {
-        appName,
-        userId,
-        id,
-        uid,
-        state: scoped.session,
-        // The format carries no creation time; the first event is the closest known to it.
-        createTime: session.events[0]?.timestamp ?? session.lastUpdateTime,
-        lastUpdateTime: session.lastUpdateTime,
-        revision: 0,
-        nextSeq: session.events.length,
-        eventCount: session.events.length,
-      };
-      // Requests complete in order: once the record is written, so are its events.
-      const written = sessions.put(record);
-      written.catch(ignore);
-      lastWrite = written;
-      reportAfter(i + 1)?.(written);
+        changes.push(change('deleted', session));
+        await replaceOld(tx, session, old);
+      } else added.push(session);
+      lastWrite = writeSession(tx, session);
+      report(i + 1, lastWrite);
       outcome.sessions++;
       outcome.events += session.events.length;
       writtenKeys.push({ appName, userId, id });
-      changes.push({
-        type: 'created',
-        appName,
-        userId,
-        sessionId: id,
-        revision: 0,
-        lastUpdateTime: record.lastUpdateTime,
-        eventIds: [],
-      });
+      changes.push(change('created', session));
       issued += session.events.length + 1;
       if (issued >= CHUNK_REQUESTS) {
         // Keep one chunk in flight and let the thread breathe: waiting on a request keeps the transaction active.
         issued = 0;
         if (inFlight) await inFlight;
-        inFlight = written;
+        inFlight = lastWrite;
       }
     }
     await extra?.write(tx, writtenKeys);
+    await addSessions(tx, added);
   } catch (error) {
     // Requests already issued must not commit: an import is whole or nothing.
-    try {
-      tx.abort();
-    } catch {
-      // Already aborted by IndexedDB itself.
-    }
-    await tx.done.catch(ignore);
-    throw refusal(error, tx.error);
+    await tx.abandon();
+    // A request that failed because the transaction aborted names the abort; its cause is what the caller must see.
+    throw refusal(tx.error ?? error, tx.error);
   }
-  for (const name of dirtyApps) appStore.put(apps.get(name) as AppRecord).catch(ignore);
-  for (const k of dirtyUsers) userStore.put(users.get(k) as UserRecord).catch(ignore);
   try {
     await tx.done;
   } catch (error) {

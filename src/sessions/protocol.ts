@@ -98,6 +98,7 @@ export const SESSION_METHODS = {
   getAppState: 0,
   listApps: 0,
   listUsers: 0,
+  sealInterrupted: 0,
 } as const satisfies MethodTable<Omit<Backend, 'close'>>;
 
 /** What the front needs from an engine. Implemented by `StoreEngine`, and by a Comlink proxy of one. */
@@ -121,5 +122,7 @@ export interface Backend {
   getAppState(request: AppStateRequest): Promise<Record<string, unknown>>;
   listApps(): Promise<AppSummary[]>;
   listUsers(request: ListUsersRequest): Promise<UserSummary[]>;
+  /** Answers the last invocation's dangling function calls (sessions/seal.ts); resolves what it appended. */
+  sealInterrupted(request: SessionKey): Promise<Event[]>;
   close(): Promise<void>;
 }

@@ -9,6 +9,7 @@ import { mergeState, type StateRecord } from '../core/state.js';
 import { bound, type Index, type Store, type Tx } from '../database/idb/index.js';
 import type { EventRecord, SessionRecord, StoreName, StoreSchema, UserRecord } from '../database/records/index.js';
 import type { GetSessionConfig, Session } from '../types.js';
+import { loadedCompaction } from './later.js';
 import type { LoadedSession } from './protocol.js';
 
 type ReadTx = Tx<StoreSchema, StoreName>;
@@ -47,6 +48,14 @@ export function readEventsOf(
   const n = config?.numRecentEvents;
   const after = config?.afterTimestamp;
   if (n === 0) return Promise.resolve([]);
+  if (config?.fromLatestCompaction) {
+    return loadedCompaction()
+      .readFromLatestCompaction(store, uid)
+      .then((records) => {
+        const kept = after === undefined ? records : records.filter((r) => r.timestamp >= after);
+        return n === undefined ? kept : kept.slice(-n);
+      });
+  }
   if (n !== undefined) return undefined;
   if (after !== undefined) {
     const range = bound([uid, after], [uid, Number.POSITIVE_INFINITY]);
@@ -242,6 +251,7 @@ export type { ReadTx };
 
 export function toLoaded(
   record: SessionRecord,
+  state: StateRecord,
   app: StateRecord,
   user: StateRecord,
   events: Session['events'],
@@ -251,7 +261,7 @@ export function toLoaded(
       id: record.id,
       appName: record.appName,
       userId: record.userId,
-      state: mergeState(app, user, record.state),
+      state: mergeState(app, user, state),
       events,
       lastUpdateTime: record.lastUpdateTime,
     },

@@ -32,6 +32,7 @@ export const getSessionConfigSchema = built(() =>
   z.object({
     numRecentEvents: opt(count()),
     afterTimestamp: opt(z.number()),
+    fromLatestCompaction: opt(z.boolean()),
   }),
 );
 

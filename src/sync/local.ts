@@ -5,19 +5,26 @@
  * state: never half of a pull or an acknowledgement.
  */
 import { newId } from '../core/ids.js';
-import { applyDelta, splitDelta } from '../core/state.js';
+import { applyDelta, type StateRecord, splitDelta } from '../core/state.js';
 import type { StoreChange } from '../database/changes.js';
-import { bound, type Db, handled, type Tx } from '../database/idb/index.js';
+import { bound, type Db, type Tx } from '../database/idb/index.js';
+import { addSessions } from '../database/records/counts.js';
 import {
-  type AppRecord,
   type EventRecord,
   eventOf,
   eventRecord,
   type SessionRecord,
   type StoreName,
   type StoreSchema,
-  type UserRecord,
 } from '../database/records/index.js';
+import {
+  appScope,
+  readSessionState,
+  replaceSessionState,
+  userScope,
+  writeSessionState,
+  writeState,
+} from '../database/records/state.js';
 import type { SyncMark, SyncUser } from '../database/records/sync.js';
 import type { Event } from '../types.js';
 import type { Placed, Positioned } from './wire.js';
@@ -30,15 +37,14 @@ export interface UserKey {
 export type Key = [string, string, string];
 export type SyncTx = Tx<StoreSchema, StoreName>;
 
-export const ignore = (): void => {};
 const userRange = ({ appName, userId }: UserKey) => bound([appName, userId], [appName, userId, []]);
 const eventsFrom = (uid: string, seq: number) => bound([uid, seq], [uid, Number.POSITIVE_INFINITY]);
 export const clone = <T>(value: T): T => structuredClone(value);
 
 /** What the device has not pushed, found by comparing sessions with their marks. */
 export interface PendingScan {
-  /** Sessions the server has not seen (no mark, or a mark of an earlier incarnation). */
-  creates: SessionRecord[];
+  /** Sessions the server has not seen (no mark, or a mark of an earlier incarnation), with their own state. */
+  creates: (SessionRecord & { state: StateRecord })[];
   /** Marks whose incarnation is gone: its deletion is not pushed. */
   deletes: SyncMark[];
   /** Sessions with events past their mark. */
@@ -49,7 +55,7 @@ export interface PendingScan {
 }
 
 export async function scanPending(db: Db<StoreSchema>, user: UserKey): Promise<PendingScan> {
-  const tx = db.transaction(['sessions', 'syncSessions', 'syncUsers'], 'readonly');
+  const tx = db.transaction(['sessions', 'syncSessions', 'syncUsers', 'state'], 'readonly');
   const [records, marks, cursor] = await Promise.all([
     tx.objectStore('sessions').getAll(userRange(user)),
     tx.objectStore('syncSessions').getAll(userRange(user)),
@@ -59,16 +65,18 @@ export async function scanPending(db: Db<StoreSchema>, user: UserKey): Promise<P
   const recordOf = new Map(records.map((r) => [r.id, r]));
   const scan: PendingScan = { creates: [], deletes: [], appends: [], counts: new Map(), cursor };
   for (const m of marks) if (recordOf.get(m.id)?.uid !== m.uid) scan.deletes.push(m);
+  const creates: Promise<SessionRecord & { state: StateRecord }>[] = [];
   for (const r of records) {
     const m = markOf.get(r.id);
     if (m?.uid !== r.uid) {
-      scan.creates.push(r);
+      creates.push(readSessionState(tx.objectStore('state'), r).then((state) => ({ ...r, state })));
       scan.counts.set(r.id, r.nextSeq + 1);
     } else if (r.nextSeq > m.syncedNext || m.awaitingCreated) {
       scan.appends.push({ record: r, mark: m });
       scan.counts.set(r.id, r.nextSeq - m.syncedNext);
     }
   }
+  scan.creates = await Promise.all(creates);
   return scan;
 }
 
@@ -114,7 +122,7 @@ export interface Integrated {
  * invocation blocks are never split). Session state is the fold of that order.
  */
 export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration): Promise<Integrated> {
-  const tx = db.transaction(['sessions', 'events', 'appState', 'userState', 'syncSessions'], 'readwrite');
+  const tx = db.transaction(['sessions', 'events', 'appState', 'userState', 'syncSessions', 'state'], 'readwrite');
   const done: Integrated = { changes: [], conflicted: false, gap: false };
   const [record, stored] = await Promise.all([
     tx.objectStore('sessions').get(key),
@@ -129,7 +137,7 @@ export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration
   const lastIncoming = work.incoming?.at(-1)?.pos ?? 0;
   if (!record || record.uid !== mark.uid) {
     // Deleted here, deletion not yet pushed: the server's events of it are moot.
-    if (lastIncoming > mark.serverPos) marks.put({ ...mark, serverPos: lastIncoming }).catch(ignore);
+    if (lastIncoming > mark.serverPos) marks.put({ ...mark, serverPos: lastIncoming });
     await tx.done;
     return done;
   }
@@ -142,7 +150,7 @@ export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration
     const head = pending[0];
     if (p.pos !== mark.serverPos + 1 || !head || head.id !== p.id) break;
     const event = { ...eventOf(head), timestamp: p.timestamp };
-    events.put(eventRecord(head.uid, head.seq, event)).catch(ignore);
+    events.put(eventRecord(head.uid, head.seq, event));
     applyDelta(mark.syncedState, splitDelta(event.actions?.stateDelta).session);
     mark.syncedNext = head.seq + 1;
     mark.serverPos = p.pos;
@@ -152,12 +160,12 @@ export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration
   const incoming = (work.incoming ?? []).filter((e) => e.pos > mark.serverPos);
   if (incoming.some((e, i) => e.pos !== mark.serverPos + 1 + i)) {
     done.gap = true;
-    marks.put(mark).catch(ignore);
+    marks.put(mark);
     await tx.done;
     return done;
   }
   if (incoming.length === 0) {
-    marks.put(mark).catch(ignore);
+    marks.put(mark);
     await tx.done;
     return done;
   }
@@ -171,50 +179,54 @@ export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration
   const forkState = clone(mark.syncedState);
   if (decision !== 'rebase') rest = [];
 
-  events.delete(eventsFrom(record.uid, mark.syncedNext)).catch(ignore);
-  const shared = sharedRecords(tx, key);
-  const [app, user] = [await shared.app, await shared.user];
+  events.delete(eventsFrom(record.uid, mark.syncedNext));
   let seq = mark.syncedNext;
-  const updated: SessionRecord = { ...record, state: {} };
+  const updated: SessionRecord = { ...record };
+  // The app's and user's keys the events set, in order: a record per key, as an append writes them.
+  const appDelta: StateRecord = {};
+  const userDelta: StateRecord = {};
   for (const { event } of incoming) {
-    events.put(eventRecord(record.uid, seq, event)).catch(ignore);
+    events.put(eventRecord(record.uid, seq, event));
     seq += 1;
     const scoped = splitDelta(event.actions?.stateDelta);
     applyDelta(mark.syncedState, scoped.session);
-    applyDelta(app.state, scoped.app);
-    applyDelta(user.state, scoped.user);
+    applyDelta(appDelta, scoped.app);
+    applyDelta(userDelta, scoped.user);
     updated.lastUpdateTime = Math.max(updated.lastUpdateTime, event.timestamp);
   }
   mark.syncedNext = seq;
   mark.serverPos = incoming.at(-1)?.pos ?? mark.serverPos;
-  updated.state = clone(mark.syncedState);
+  const state = clone(mark.syncedState);
   for (const e of rest) {
-    events.put({ ...e, seq }).catch(ignore);
+    events.put({ ...e, seq });
     seq += 1;
     const scoped = splitDelta(eventOf(e).actions?.stateDelta);
-    applyDelta(updated.state, scoped.session);
+    applyDelta(state, scoped.session);
     // Pushed later, a pending write lands after the server's: it wins here too.
-    applyDelta(app.state, scoped.app);
-    applyDelta(user.state, scoped.user);
+    applyDelta(appDelta, scoped.app);
+    applyDelta(userDelta, scoped.user);
   }
   updated.nextSeq = seq;
   updated.eventCount = record.eventCount - pendingBefore + incoming.length + rest.length;
   updated.revision = record.revision + 1;
-  tx.objectStore('sessions').put(updated).catch(ignore);
-  marks.put(mark).catch(ignore);
+  // The session's state is the fold of the new order: replaced whole.
+  const stateStore = tx.objectStore('state');
+  await replaceSessionState(stateStore, updated, state);
+  tx.objectStore('sessions').put(updated);
+  writeState(stateStore, appScope(key[0]), appDelta);
+  writeState(stateStore, userScope(key[0], key[1]), userDelta);
+  marks.put(mark);
   if (forked.length > 0) {
     const fork = forkOf(record, forked, forkState);
     const taken = await tx.objectStore('sessions').getKey([fork.record.appName, fork.record.userId, fork.record.id]);
     if (taken === undefined) {
-      tx.objectStore('sessions').add(fork.record).catch(ignore);
-      for (const e of fork.events) events.put(e).catch(ignore);
-      app.sessionCount += 1;
-      user.sessionCount += 1;
+      writeSessionState(stateStore, fork.record, fork.state);
+      tx.objectStore('sessions').add(fork.record);
+      for (const e of fork.events) events.put(e);
+      await addSessions(tx, [fork.record]);
       done.changes.push(change('created', fork.record, []));
     }
   }
-  tx.objectStore('appState').put(app).catch(ignore);
-  tx.objectStore('userState').put(user).catch(ignore);
   await tx.done;
   done.changes.unshift(
     change(
@@ -236,25 +248,17 @@ function forkOf(record: SessionRecord, forked: EventRecord[], state: Record<stri
     ...record,
     id: forkId(record.id, first.id),
     uid,
-    state: clone(state),
     revision: forked.length,
     nextSeq: forked.length,
     eventCount: forked.length,
     lastUpdateTime: forked.at(-1)?.timestamp ?? record.lastUpdateTime,
+    state: {},
   };
+  delete fork.big;
   const events = forked.map((e, i) => ({ ...e, uid, seq: i }));
-  for (const e of forked) applyDelta(fork.state, splitDelta(eventOf(e).actions?.stateDelta).session);
-  return { record: fork, events };
-}
-
-export function sharedRecords(tx: SyncTx, [appName, userId]: Key) {
-  const app = handled(tx.objectStore('appState').get(appName)).then(
-    (r): AppRecord => r ?? { appName, state: {}, sessionCount: 0 },
-  );
-  const user = handled(tx.objectStore('userState').get([appName, userId])).then(
-    (r): UserRecord => r ?? { appName, userId, state: {}, sessionCount: 0 },
-  );
-  return { app, user };
+  const forkState = clone(state);
+  for (const e of forked) applyDelta(forkState, splitDelta(eventOf(e).actions?.stateDelta).session);
+  return { record: fork, events, state: forkState };
 }
 
 function change(type: StoreChange['type'], record: SessionRecord, eventIds: string[]): StoreChange {
@@ -281,7 +285,8 @@ export async function adoptCreated(
   key: Key,
   state: Record<string, unknown>,
 ): Promise<StoreChange[]> {
-  const tx = db.transaction(['sessions', 'events', 'appState', 'userState', 'syncSessions'], 'readwrite');
+  const tx = db.transaction(['sessions', 'events', 'appState', 'userState', 'syncSessions', 'state'], 'readwrite');
+  const stateStore = tx.objectStore('state');
   const [record, mark] = await Promise.all([
     tx.objectStore('sessions').get(key),
     tx.objectStore('syncSessions').get(key),
@@ -294,31 +299,32 @@ export async function adoptCreated(
       await tx.done;
       return changes;
     }
-    const shared = sharedRecords(tx, key);
-    const [app, user] = [await shared.app, await shared.user];
     const now = Date.now();
     const created: SessionRecord = {
       appName: key[0],
       userId: key[1],
       id: key[2],
       uid: newId(),
-      state: clone(scoped.session),
+      state: {},
       createTime: now,
       lastUpdateTime: now,
       revision: 0,
       nextSeq: 0,
       eventCount: 0,
     };
-    applyDelta(app.state, scoped.app);
-    applyDelta(user.state, scoped.user);
-    app.sessionCount += 1;
-    user.sessionCount += 1;
-    tx.objectStore('sessions').add(created).catch(ignore);
-    tx.objectStore('appState').put(app).catch(ignore);
-    tx.objectStore('userState').put(user).catch(ignore);
-    tx.objectStore('syncSessions')
-      .put({ ...userOf(key), id: key[2], uid: created.uid, syncedNext: 0, serverPos: 0, syncedState: scoped.session })
-      .catch(ignore);
+    writeSessionState(stateStore, created, scoped.session);
+    writeState(stateStore, appScope(key[0]), scoped.app);
+    writeState(stateStore, userScope(key[0], key[1]), scoped.user);
+    tx.objectStore('sessions').add(created);
+    tx.objectStore('syncSessions').put({
+      ...userOf(key),
+      id: key[2],
+      uid: created.uid,
+      syncedNext: 0,
+      serverPos: 0,
+      syncedState: scoped.session,
+    });
+    await addSessions(tx, [created]);
     changes.push(change('created', created, []));
   } else if (!mark || mark.uid !== record.uid || mark.serverPos === 0 || mark.awaitingCreated) {
     if (mark && mark.uid !== record.uid) {
@@ -326,18 +332,27 @@ export async function adoptCreated(
       await tx.done;
       return changes;
     }
-    const all = await tx.objectStore('events').getAll(eventsFrom(record.uid, 0));
+    const [all, stored] = await Promise.all([
+      tx.objectStore('events').getAll(eventsFrom(record.uid, 0)),
+      readSessionState(stateStore, record),
+    ]);
     const state = clone(scoped.session);
     for (const e of all) applyDelta(state, splitDelta(eventOf(e).actions?.stateDelta).session);
     // Its own creation coming back changes nothing: the app's session objects must not turn stale for it.
-    if (JSON.stringify(state) !== JSON.stringify(record.state)) {
-      const updated: SessionRecord = { ...record, state, revision: record.revision + 1 };
-      tx.objectStore('sessions').put(updated).catch(ignore);
+    if (JSON.stringify(state) !== JSON.stringify(stored)) {
+      const updated: SessionRecord = { ...record, revision: record.revision + 1 };
+      await replaceSessionState(stateStore, updated, state);
+      tx.objectStore('sessions').put(updated);
       changes.push(change('appended', updated, []));
     }
-    tx.objectStore('syncSessions')
-      .put({ ...userOf(key), id: key[2], uid: record.uid, syncedNext: 0, serverPos: 0, syncedState: scoped.session })
-      .catch(ignore);
+    tx.objectStore('syncSessions').put({
+      ...userOf(key),
+      id: key[2],
+      uid: record.uid,
+      syncedNext: 0,
+      serverPos: 0,
+      syncedState: scoped.session,
+    });
   }
   await tx.done;
   return changes;

@@ -8,8 +8,9 @@ import { setOwn } from '../core/json.js';
 import { APP_PREFIX, USER_PREFIX } from '../core/state.js';
 import type { Db } from '../database/idb/index.js';
 import type { StoreSchema } from '../database/records/index.js';
+import { appScope, readState, replaceState, userScope } from '../database/records/state.js';
 import type { SyncMark, SyncUser } from '../database/records/sync.js';
-import { clone, ignore, type Key, sharedRecords, type UserKey, userOf } from './local.js';
+import { clone, type Key, type UserKey, userOf } from './local.js';
 /** After the server created the session this device pushed (or had it already: then adopted). */
 export async function markCreated(
   db: Db<StoreSchema>,
@@ -24,13 +25,11 @@ export async function markCreated(
   ]);
   if (record?.uid === uid && mark === undefined) {
     const base = { ...userOf(key), id: key[2], uid, syncedNext: 0, serverPos: 0 };
-    tx.objectStore('syncSessions')
-      .put(
-        created === 'exists'
-          ? { ...base, syncedState: {}, awaitingCreated: true }
-          : { ...base, syncedState: clone(created.state) },
-      )
-      .catch(ignore);
+    tx.objectStore('syncSessions').put(
+      created === 'exists'
+        ? { ...base, syncedState: {}, awaitingCreated: true }
+        : { ...base, syncedState: clone(created.state) },
+    );
   }
   await tx.done;
 }
@@ -39,7 +38,7 @@ export async function markCreated(
 export async function dropMark(db: Db<StoreSchema>, key: Key, uid: string): Promise<void> {
   const tx = db.transaction(['syncSessions'], 'readwrite');
   const mark = await tx.objectStore('syncSessions').get(key);
-  if (mark?.uid === uid) tx.objectStore('syncSessions').delete(key).catch(ignore);
+  if (mark?.uid === uid) tx.objectStore('syncSessions').delete(key);
   await tx.done;
 }
 
@@ -62,7 +61,7 @@ export async function saveCursor(
   const tx = db.transaction(['syncUsers'], 'readwrite');
   const record: SyncUser = { ...user, cursor, lastSyncAt: Date.now() };
   if (shared) record.shared = clone(shared);
-  tx.objectStore('syncUsers').put(record).catch(ignore);
+  tx.objectStore('syncUsers').put(record);
   await tx.done;
 }
 
@@ -72,13 +71,12 @@ export async function saveCursor(
  * creation carries them, as no event does.
  */
 export async function localSharedWrites(db: Db<StoreSchema>, user: UserKey): Promise<Record<string, unknown>> {
-  const tx = db.transaction(['appState', 'userState', 'syncUsers'], 'readonly');
-  const shared = sharedRecords(tx, [user.appName, user.userId, '']);
-  const [app, mine, synced] = [
-    await shared.app,
-    await shared.user,
-    await tx.objectStore('syncUsers').get([user.appName, user.userId]),
-  ];
+  const tx = db.transaction(['state', 'syncUsers'], 'readonly');
+  const [app, mine, synced] = await Promise.all([
+    readState(tx.objectStore('state'), appScope(user.appName)),
+    readState(tx.objectStore('state'), userScope(user.appName, user.userId)),
+    tx.objectStore('syncUsers').get([user.appName, user.userId]),
+  ]);
   const out: Record<string, unknown> = {};
   const differing = (prefix: string, local: Record<string, unknown>, server: Record<string, unknown> = {}) => {
     for (const k of Object.keys(local)) {
@@ -87,8 +85,8 @@ export async function localSharedWrites(db: Db<StoreSchema>, user: UserKey): Pro
       }
     }
   };
-  differing(APP_PREFIX, app.state, synced?.shared?.app);
-  differing(USER_PREFIX, mine.state, synced?.shared?.user);
+  differing(APP_PREFIX, app, synced?.shared?.app);
+  differing(USER_PREFIX, mine, synced?.shared?.user);
   return out;
 }
 
@@ -99,14 +97,11 @@ export async function replaceShared(
   appState: Record<string, unknown>,
   userState: Record<string, unknown>,
 ): Promise<void> {
-  const tx = db.transaction(['appState', 'userState'], 'readwrite');
-  const shared = sharedRecords(tx, [appName, userId, '']);
-  const [app, user] = [await shared.app, await shared.user];
-  tx.objectStore('appState')
-    .put({ ...app, state: clone(appState) })
-    .catch(ignore);
-  tx.objectStore('userState')
-    .put({ ...user, state: clone(userState) })
-    .catch(ignore);
+  const tx = db.transaction(['state'], 'readwrite');
+  const state = tx.objectStore('state');
+  await Promise.all([
+    replaceState(state, appScope(appName), clone(appState)),
+    replaceState(state, userScope(appName, userId), clone(userState)),
+  ]);
   await tx.done;
 }

@@ -61,10 +61,11 @@ export type Change =
   | { seq: number; type: 'event'; sessionId: string; pos: number; event: Event }
   | { seq: number; type: 'deleted'; sessionId: string };
 
-const changeSchema = z.discriminatedUnion('type', [
-  z.object({ seq: position, type: z.literal('created'), sessionId: id, state: plainObject }),
-  z.object({ seq: position, type: z.literal('event'), sessionId: id, pos: position, event: plainObject }),
-  z.object({ seq: position, type: z.literal('deleted'), sessionId: id }),
+// The tag first: a refused change is named by the option its tag picks (core/schema.ts, `meant`).
+const changeSchema = z.union([
+  z.object({ type: z.literal('created'), seq: position, sessionId: id, state: plainObject }),
+  z.object({ type: z.literal('event'), seq: position, sessionId: id, pos: position, event: plainObject }),
+  z.object({ type: z.literal('deleted'), seq: position, sessionId: id }),
 ]);
 
 /** GET .../changes?after=cursor: the user's changes in commit order, and the shared state as it is now. */

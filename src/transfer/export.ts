@@ -4,6 +4,7 @@
  * snapshot; then each session is read whole (`getSession`), written and
  * dropped, so memory holds one session, never the export.
  */
+import { publicEvent } from '../core/internal-metadata.js';
 import { validate } from '../core/schema.js';
 import { listSessionKeysRequestSchema } from '../sessions/schema.js';
 import type { GetSessionRequest, ListSessionKeysRequest, Session, SessionKey } from '../types.js';
@@ -41,14 +42,14 @@ export interface ExportOptions {
   exportedAt?: number;
 }
 
-/** The object ADK's API server returns for a session, fields in its order. */
+/** The object ADK's API server returns for a session, fields in its order, ADK's internal metadata left out as it leaves it out. */
 export function adkSession(s: Session): Session {
   return {
     id: s.id,
     appName: s.appName,
     userId: s.userId,
     state: s.state,
-    events: s.events,
+    events: s.events.map(publicEvent),
     lastUpdateTime: s.lastUpdateTime,
   };
 }

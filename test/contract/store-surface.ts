@@ -38,6 +38,7 @@ export const STORE_MEMBERS = [
   'listApps',
   'listUsers',
   'listSessionKeys',
+  'sealInterrupted',
   'importSessions',
   'searchEvents',
   'close',

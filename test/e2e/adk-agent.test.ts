@@ -1,11 +1,11 @@
 /**
  * The demo's ADK agent: Google ADK's own Runner and LlmAgent, bundled into the built
  * page with `idb-adk-sessions/vite`, on the store. A transfer waits for the user:
- * Approve runs the tool, Reject does not, and the inspector shows the events ADK wrote.
+ * Approve runs the tool, Reject does not, and the mounted inspector shows the events ADK wrote.
  */
 import type { Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
-import { button, createSession, demoTabs, events, screenshot, stateRows, timeline } from './helpers.js';
+import { button, createSession, demoTabs, eventCount, screenshot, stateRows, timeline } from './helpers.js';
 
 const tabs = demoTabs();
 
@@ -17,10 +17,10 @@ async function adkSession(id: string): Promise<Page> {
 }
 
 async function send(page: Page, text: string): Promise<void> {
-  const before = await events(page).count();
+  const before = await eventCount(page);
   await page.getByRole('textbox', { name: 'Message', exact: true }).fill(text);
   await button(page, 'Send').click();
-  await expect.poll(() => events(page).count(), { timeout: 30_000 }).toBeGreaterThan(before);
+  await expect.poll(() => eventCount(page), { timeout: 30_000 }).toBeGreaterThan(before);
 }
 
 const confirmation = (page: Page) => page.getByRole('group', { name: 'Confirmation' });

@@ -1,12 +1,23 @@
 /**
  * Files in the demo: attached with the "Attach file" button or dropped on the
- * events, shown inline (an image as a thumbnail from an object URL, a text as a
- * preview, a Download link), listed under Artifacts, kept across a reload, and
- * written by the demo agent ("save a note: ..."). Stored HTML never renders.
+ * conversation, shown in the chat (an image as a thumbnail from an object URL, a
+ * text as a preview, a Download link), listed under the inspector's Artifacts,
+ * kept across a reload, and written by the demo agent ("save a note: ...").
+ * Stored HTML never renders.
  */
-import type { Page } from 'playwright';
+import type { Locator, Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
-import { button, chat, createSession, demoTabs, events, firefoxLacks, screenshot, timeline } from './helpers.js';
+import {
+  button,
+  chat,
+  conversation,
+  createSession,
+  demoTabs,
+  eventCount,
+  firefoxLacks,
+  inspector,
+  screenshot,
+} from './helpers.js';
 
 const tabs = demoTabs();
 /** Generous: the machine is shared, and each poll waits on IndexedDB and a worker. */
@@ -17,14 +28,24 @@ const PNG = Buffer.from(
   'base64',
 );
 
-const artifacts = (page: Page) => page.getByRole('region', { name: 'Artifacts' });
+/** The chat's messages, oldest first. */
+const messages = (page: Page) => conversation(page).locator('li.msg');
+
+/** The inspector's Artifacts fold, opened (as a user opens it) if it is closed. */
+async function artifacts(page: Page): Promise<Locator> {
+  const fold = inspector(page)
+    .locator('details.fold')
+    .filter({ has: page.locator('summary', { hasText: 'Artifacts' }) });
+  if (!(await fold.evaluate((d: HTMLDetailsElement) => d.open))) await fold.locator('summary').click();
+  return fold;
+}
 
 async function attach(page: Page, files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
-  const before = await events(page).count();
+  const before = await eventCount(page);
   const chooser = page.waitForEvent('filechooser');
   await button(page, 'Attach file').click();
   await (await chooser).setFiles(files);
-  await expect.poll(() => events(page).count(), { timeout: 15_000 }).toBe(before + 1);
+  await expect.poll(() => eventCount(page), { timeout: 15_000 }).toBe(before + 1);
 }
 
 describe('attachments in the demo', () => {
@@ -45,7 +66,7 @@ describe('attachments in the demo', () => {
         { name: 'dot.png', mimeType: 'image/png', buffer: PNG },
         { name: 'plan.txt', mimeType: 'text/plain', buffer: Buffer.from('Day 1: Lisbon') },
       ]);
-      const last = events(page).last();
+      const last = messages(page).last();
       const thumb = last.getByRole('img', { name: 'dot.png' });
       await thumb.waitFor();
       expect(await thumb.getAttribute('src')).toMatch(/^blob:/);
@@ -60,45 +81,50 @@ describe('attachments in the demo', () => {
       const file = await download;
       expect(file.suggestedFilename()).toBe('plan.txt');
 
-      await expect.poll(() => artifacts(page).textContent(), SLOW).toContain('dot.png');
-      expect(await artifacts(page).textContent()).toContain('image/png');
-      expect(await artifacts(page).textContent()).toContain('plan.txt');
+      const listed = await artifacts(page);
+      await expect.poll(() => listed.textContent(), SLOW).toContain('dot.png');
+      expect(await listed.textContent()).toContain('image/png');
+      expect(await listed.textContent()).toContain('plan.txt');
       await screenshot(page, 'attachments');
 
       // Stored: a reload shows them again.
       await page.reload();
       await page.locator('html[data-ready="true"]').waitFor();
-      await events(page).last().getByRole('img', { name: 'dot.png' }).waitFor();
+      await messages(page).last().getByRole('img', { name: 'dot.png' }).waitFor();
     },
   );
 
-  it('takes files dropped on the events as attachments, not as an import; "__proto__" is just a name', async () => {
+  it('takes files dropped on the conversation as attachments, not as an import; "__proto__" is just a name', async () => {
     const { page } = await tabs.open();
     await createSession(page, { app: 'files', user: 'ada', id: 'drop' });
-    const before = await events(page).count();
+    const before = await eventCount(page);
     const transfer = await page.evaluateHandle(() => {
       const data = new DataTransfer();
       data.items.add(new File(['dropped text'], '__proto__', { type: 'text/markdown' }));
       return data;
     });
-    const zone = timeline(page);
+    const zone = conversation(page);
     await zone.dispatchEvent('dragover', { dataTransfer: transfer });
     await zone.dispatchEvent('drop', { dataTransfer: transfer });
-    await expect.poll(() => events(page).count(), { timeout: 15_000 }).toBe(before + 1);
-    await expect.poll(() => events(page).last().locator('pre').textContent(), SLOW).toBe('dropped text');
+    await expect.poll(() => eventCount(page), { timeout: 15_000 }).toBe(before + 1);
+    await expect.poll(() => messages(page).last().locator('pre').textContent(), SLOW).toBe('dropped text');
     expect(await page.getByRole('dialog').count()).toBe(0);
-    await expect.poll(() => artifacts(page).textContent(), SLOW).toContain('__proto__');
+    const listed = await artifacts(page);
+    await expect.poll(() => listed.textContent(), SLOW).toContain('__proto__');
   });
 
   it('saves a note as an artifact when asked, and shows it under Artifacts', async () => {
     const { page } = await tabs.open();
     await createSession(page, { app: 'files', user: 'ada', id: 'notes' });
     await chat(page, 'save a note: buy milk', 2);
-    await expect.poll(() => timeline(page).textContent(), SLOW).toContain('Saved your note as note.txt (version 0)');
-    await expect.poll(() => events(page).last().locator('pre').textContent(), SLOW).toBe('buy milk');
-    // The list is read again as the agent's reply lands: poll for the whole entry, not twice.
     await expect
-      .poll(() => artifacts(page).textContent(), SLOW)
+      .poll(() => conversation(page).textContent(), SLOW)
+      .toContain('Saved your note as note.txt (version 0)');
+    await expect.poll(() => messages(page).last().locator('pre').textContent(), SLOW).toBe('buy milk');
+    // The list is read again as the agent's reply lands: poll for the whole entry, not twice.
+    const listed = await artifacts(page);
+    await expect
+      .poll(() => listed.textContent(), SLOW)
       .toMatch(/note\.txt[\s\S]*text\/plain|text\/plain[\s\S]*note\.txt/);
   });
 
@@ -106,16 +132,18 @@ describe('attachments in the demo', () => {
     const { page } = await tabs.open();
     await createSession(page, { app: 'files', user: 'ada', id: 'steady' });
     await chat(page, 'save a note: buy milk', 2);
-    await expect.poll(() => artifacts(page).textContent(), SLOW).toContain('note.txt');
-    // Remember every text the panel shows, however briefly, from here on.
+    const listed = await artifacts(page);
+    await expect.poll(() => listed.textContent(), SLOW).toContain('note.txt');
+    // Remember every text the inspector's list shows, however briefly, from here on (in its shadow root).
     await page.evaluate(() => {
       const seen: string[] = [];
       Object.assign(window, { __artifactTexts: seen });
+      const root = document.querySelector('[data-idb-adk-inspector]')?.shadowRoot as ShadowRoot;
       new MutationObserver(() => {
-        seen.push(document.querySelector('[aria-label="Artifacts"]')?.textContent ?? '(gone)');
-      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+        seen.push(root.querySelector('ul[aria-label="Artifacts"]')?.textContent ?? '(gone)');
+      }).observe(root, { childList: true, subtree: true, characterData: true });
     });
-    // Each turn shows the session again, and the panel reads the list again.
+    // Each turn changes the session, and the inspector reads the list again.
     await chat(page, 'hello', 2);
     await chat(page, 'thank you', 2);
     const seen = await page.evaluate(() => (window as unknown as { __artifactTexts: string[] }).__artifactTexts);
@@ -128,8 +156,8 @@ describe('attachments in the demo', () => {
     await createSession(page, { app: 'files', user: 'ada', id: 'html' });
     const html = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
     await attach(page, [{ name: 'evil.html', mimeType: 'text/html', buffer: Buffer.from(html) }]);
-    await expect.poll(() => events(page).last().locator('pre').textContent(), SLOW).toBe(html);
-    const href = await events(page).last().getByRole('link', { name: 'Download' }).getAttribute('href');
+    await expect.poll(() => messages(page).last().locator('pre').textContent(), SLOW).toBe(html);
+    const href = await messages(page).last().getByRole('link', { name: 'Download' }).getAttribute('href');
     expect(href).toMatch(/^blob:/);
     // Opened directly, the link's target downloads instead of rendering as a page of the demo's origin.
     const tab = await page.context().newPage();

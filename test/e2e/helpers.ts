@@ -183,39 +183,78 @@ export async function generateSampleData(
   await button(dialog, 'Generate').click();
 }
 
+/** The app's status bar message ("Created session …"); the inspector has status lines of its own. */
+export function appStatus(page: Page): Locator {
+  return page.getByRole('contentinfo').getByRole('status');
+}
+
+/** The open conversation's id, in the app's chat. */
 export function sessionTitle(page: Page): Locator {
-  return page.getByRole('region', { name: 'Session', exact: true }).getByRole('heading', { level: 2 });
+  return page.getByRole('region', { name: 'Chat', exact: true }).getByRole('heading', { level: 2 });
 }
 
+/** The app's chat transcript: what was said, as the app's user sees it. */
+export function conversation(page: Page): Locator {
+  return page.getByRole('list', { name: 'Conversation', exact: true });
+}
+
+/** The inspector the demo mounts (`idb-adk-sessions/inspector`), in its shadow root. */
+export function inspector(page: Page): Locator {
+  return page.getByRole('region', { name: 'Session inspector', exact: true });
+}
+
+/** The inspector's event list. It is virtualised: only the rows in view (and a few around) are in the DOM. */
 export function timeline(page: Page): Locator {
-  return page.getByRole('list', { name: 'Events', exact: true });
+  return inspector(page).getByRole('list', { name: 'Events', exact: true });
 }
 
+/** The inspector's event rows in the DOM (all of a short session's; see `eventCount` for a long one). */
 export function events(page: Page): Locator {
-  return timeline(page).locator('li.event');
+  return timeline(page).locator('button.ev');
 }
 
-/** Sends a message to the demo agent and waits until the turn's events are shown. */
+/** How many events the inspector's session has, from its count line ("n of m"). */
+export async function eventCount(page: Page): Promise<number> {
+  const line = await inspector(page).getByRole('region', { name: 'Events' }).getByRole('status').textContent(READ_ONE);
+  return Number(/of (\d+)/.exec(line ?? '')?.[1] ?? Number.NaN);
+}
+
+/** Sends a message to the demo agent and waits until the inspector shows the turn's events. */
 export async function chat(page: Page, text: string, expectedEvents: number): Promise<void> {
-  const before = await events(page).count();
+  const before = await eventCount(page);
   await page.getByRole('textbox', { name: 'Message', exact: true }).fill(text);
   await button(page, 'Send').click();
-  await expect.poll(() => events(page).count(), { timeout: 10_000 }).toBe(before + expectedEvents);
+  await expect.poll(() => eventCount(page), { timeout: 10_000 }).toBe(before + expectedEvents);
 }
 
-/** The rows of a scope's state table as `{key: [value text, set-by text]}`. */
+/**
+ * The rows of a scope's state table in the inspector (now, or after the selected event) as
+ * `{key: [value text, where it was set]}`.
+ */
 export async function stateRows(page: Page, scope: 'App' | 'User' | 'Session'): Promise<Record<string, string[]>> {
-  const group = page.getByRole('region', { name: new RegExp(`^${scope} state`) });
-  const rows = group.locator('tbody tr');
+  const table = inspector(page).getByRole('table', { name: `${scope} state`, exact: true });
   const out: Record<string, string[]> = {};
-  for (const row of await rows.all()) {
-    const key = (await row.locator('th').textContent()) ?? '';
-    const cells = await texts(row.locator('td'));
-    out[key] = cells;
+  for (const row of await table.locator('tbody tr:has(th)').all()) {
+    const key = (await row.locator('th').textContent(READ_ONE)) ?? '';
+    out[key] = await texts(row.locator('td'));
   }
   return out;
 }
 
-export function sessionRows(page: Page): Locator {
-  return page.getByRole('list', { name: 'Sessions', exact: true }).locator('a.session-row');
+/** The inspector's app, user or session picker. */
+export function picker(page: Page, name: 'App' | 'User' | 'Session'): Locator {
+  return inspector(page).getByRole('combobox', { name, exact: true });
+}
+
+/** The value of the inspector's session picker for a session (its options are labelled with times). */
+export const sessionOption = (userId: string, sessionId: string): string => JSON.stringify([userId, sessionId]);
+
+/** Opens the app's chat on a session, the way a link into the app does (no reload: only the hash changes). */
+export async function openConversation(page: Page, at: { app: string; user: string; id: string }): Promise<void> {
+  const hash = new URLSearchParams({ app: at.app, user: at.user, session: at.id }).toString();
+  await page.evaluate((hash) => {
+    location.hash = hash;
+  }, hash);
+  await sessionTitle(page).filter({ hasText: at.id }).waitFor();
+  await expect.poll(() => picker(page, 'Session').inputValue()).toBe(sessionOption(at.user, at.id));
 }

@@ -1,20 +1,26 @@
 /**
- * The demo inspector, built and served as it ships, in real Chromium: a
- * session's life (create, chat with the demo agent, inspect events and state
- * by scope, delete), keyboard use, filtering and paging.
+ * The demo, built and served as it ships: an agent app (its chat with the demo
+ * agent, sample data, storage) with the package's inspector mounted beside it,
+ * in a real browser. A session's life (create, chat, inspect its events, the
+ * state each event changed and every scope's state, delete), keyboard use, and
+ * sample data.
  */
 import { describe, expect, it } from 'vitest';
 import { formatBytes } from '../../demo/format.js';
 import {
-  attributes,
+  appStatus,
   button,
   chat,
+  conversation,
   createSession,
   demoTabs,
+  eventCount,
   events,
   generateSampleData,
+  inspector,
   type OpenedPage,
-  sessionRows,
+  picker,
+  sessionOption,
   sessionTitle,
   stateRows,
   testedEngine,
@@ -24,16 +30,27 @@ import {
 const tabs = demoTabs();
 const fresh = (): Promise<OpenedPage> => tabs.open();
 
-describe('demo inspector', () => {
+/** The inspector's Details column (the selected event, or search results). */
+const details = (page: OpenedPage['page']) => inspector(page).getByRole('region', { name: 'Details' });
+
+/** The selected event's "State before and after" rows as `{key: [before, after]}`. */
+async function diffRows(page: OpenedPage['page']): Promise<Record<string, string[]>> {
+  const table = details(page).getByRole('table', { name: 'State before and after' });
+  const out: Record<string, string[]> = {};
+  for (const row of await table.locator('tbody tr').all()) {
+    out[(await row.locator('th').textContent()) ?? ''] = await texts(row.locator('td'));
+  }
+  return out;
+}
+
+describe('the demo app and its inspector', () => {
   it('starts empty and says what to do', async () => {
     const { page } = await fresh();
-    await expect.poll(() => page.getByRole('list', { name: 'Apps' }).textContent()).toContain('No apps yet');
-    expect(await page.getByRole('list', { name: 'Sessions', exact: true }).textContent()).toContain(
-      'The store is empty. Start a conversation with New session',
-    );
-    expect(await page.getByRole('region', { name: 'Session', exact: true }).textContent()).toContain(
-      'No session selected',
-    );
+    await expect.poll(() => texts(picker(page, 'App').locator('option'))).toEqual(['(no apps)']);
+    expect(await details(page).textContent()).toContain('This store holds no sessions yet.');
+    const chatPane = page.getByRole('region', { name: 'Chat', exact: true });
+    expect(await chatPane.textContent()).toContain('No conversation open');
+    expect(await chatPane.textContent()).toContain('New session starts a conversation');
     for (const name of ['New session', 'Generate sample data', 'Export', 'Import']) {
       expect(await button(page, name).isVisible(), name).toBe(true);
     }
@@ -58,39 +75,54 @@ describe('demo inspector', () => {
     const { page } = await fresh();
     await createSession(page, { app: 'demo-app', user: 'ada', id: 'first-chat' });
     expect(await sessionTitle(page).textContent()).toBe('first-chat');
-    expect(await sessionRows(page).count()).toBe(1);
-    await expect.poll(() => page.getByRole('list', { name: 'Apps' }).textContent()).toContain('demo-app');
+    await expect.poll(() => picker(page, 'Session').inputValue()).toBe(sessionOption('ada', 'first-chat'));
+    expect(await picker(page, 'Session').locator('option').count()).toBe(1);
+    expect(await texts(picker(page, 'App').locator('option'))).toEqual(['demo-app']);
 
     // After creation the message box has the focus: typing and Enter sends.
     await page.keyboard.type('my name is Ada');
     await page.keyboard.press('Enter');
-    await expect.poll(() => events(page).count()).toBe(2);
+    await expect.poll(() => eventCount(page)).toBe(2);
     await chat(page, 'add 2 and 3', 4); // user, function call, function response, reply
     await chat(page, 'hello there', 2);
 
     const shown = await texts(events(page));
     expect(shown[0]).toContain('my name is Ada');
     expect(shown[1]).toContain('Nice to meet you, Ada');
-    // The tool call and its response are shown as a call with arguments and a result.
-    const call = events(page).nth(3).locator('.part-call');
-    expect(await call.textContent()).toMatch(/call\s*add\s*\(\{"a": 2, "b": 3\}\)/);
-    const response = events(page).nth(4).locator('.part-response');
-    expect(await response.textContent()).toMatch(/result\s*add.*\{"result": 5\}/);
+    // The tool call with its arguments, and its result.
+    expect(shown[3]).toMatch(/call add\(\{"a":2,"b":3\}\)/);
+    expect(shown[4]).toMatch(/result add/);
+    await events(page).nth(4).click();
+    expect(await details(page).textContent()).toMatch(/result: 5/);
     expect(shown[5]).toContain('2 + 3 = 5');
     expect(shown[7]).toContain('Hello, Ada! You said "hello there"');
+    // The chat shows the conversation as its user sees it: what was said, not the tool traffic.
+    expect(await texts(conversation(page).locator('li.msg .part-text'))).toEqual([
+      'my name is Ada',
+      expect.stringContaining('Nice to meet you, Ada'),
+      'add 2 and 3',
+      expect.stringContaining('2 + 3 = 5'),
+      'hello there',
+      expect.stringContaining('Hello, Ada! You said "hello there"'),
+    ]);
 
-    // Each event's state delta is shown as chips naming the scope each key went to.
-    const chips = await texts(events(page).nth(1).getByRole('list', { name: 'State changes' }).locator('li'));
-    expect(chips).toEqual(
-      expect.arrayContaining([
-        expect.stringMatching(/^app\s*message_count\s*=\s*1$/),
-        expect.stringMatching(/^session\s*step\s*=\s*1$/),
-        expect.stringMatching(/^user\s*name\s*=\s*"Ada"$/),
-      ]),
-    );
-    // temp: keys were used within the turn and never stored: no chip, no state.
-    expect((await texts(events(page))).join('\n')).not.toMatch(/temp\s*message/);
+    // The state each event changed, before and after, with the scope in the key.
+    await events(page).nth(1).click();
+    const changed = await diffRows(page);
+    expect(changed).toEqual({
+      'app:message_count': [expect.anything(), '1'],
+      step: [expect.anything(), '1'],
+      last_intent: [expect.anything(), '"name"'],
+      'user:name': [expect.anything(), '"Ada"'],
+    });
+    // temp: keys were used within the turn and never stored: in no change and no state.
+    expect(Object.keys(changed).some((k) => k.startsWith('temp'))).toBe(false);
+    // Time travel: after that first reply, each scope as it was then.
+    expect((await stateRows(page, 'App')).message_count?.[0]).toBe('1');
+    expect((await stateRows(page, 'Session')).step?.[0]).toBe('1');
 
+    // After the last event: the state now.
+    await events(page).last().click();
     const app = await stateRows(page, 'App');
     const user = await stateRows(page, 'User');
     const session = await stateRows(page, 'Session');
@@ -100,24 +132,18 @@ describe('demo inspector', () => {
     expect(session.last_intent?.[0]).toBe('"chat"');
     expect(Object.keys(session).some((k) => k.startsWith('temp'))).toBe(false);
     // For each key, the event that last set it: user:name was set by the first reply.
-    expect(user.name?.[1]).toMatch(/^demo_agent at \d\d:\d\d:\d\d/);
-    await page
-      .getByRole('region', { name: /^User state/ })
-      .getByRole('button')
-      .first()
-      .click();
-    await expect
-      .poll(() => page.evaluate(() => document.activeElement?.textContent ?? ''))
-      .toContain('Nice to meet you');
+    expect(user.name?.[1]).toBe('set by #2');
 
     // A second session of the same user sees user:name; a new user does not.
     await createSession(page, { app: 'demo-app', user: 'ada', id: 'second-chat' });
-    expect((await stateRows(page, 'User')).name?.[0]).toBe('"Ada"');
+    await expect.poll(() => picker(page, 'Session').inputValue()).toBe(sessionOption('ada', 'second-chat'));
+    await expect.poll(async () => (await stateRows(page, 'User')).name?.[0]).toBe('"Ada"');
     expect((await stateRows(page, 'App')).message_count?.[0]).toBe('3');
     await createSession(page, { app: 'demo-app', user: 'bob', id: 'bobs-chat' });
+    await expect.poll(() => picker(page, 'Session').inputValue()).toBe(sessionOption('bob', 'bobs-chat'));
     expect(await stateRows(page, 'User')).toEqual({});
     await chat(page, 'hi', 2);
-    expect((await stateRows(page, 'App')).message_count?.[0]).toBe('4');
+    await expect.poll(async () => (await stateRows(page, 'App')).message_count?.[0]).toBe('4');
     expect(await events(page).nth(1).textContent()).toContain('message 4 to "demo-app"');
   });
 
@@ -127,39 +153,37 @@ describe('demo inspector', () => {
     await createSession(page, { app: 'demo-app', user: 'ada', id: 'delete-me' });
     await chat(page, 'my name is Ada', 2);
 
-    // Cancel first: nothing happens.
-    await button(page, 'Delete session').click();
-    const confirm = page.getByRole('dialog', { name: 'Delete session?' });
-    expect(await confirm.textContent()).toContain('delete-me');
-    await button(confirm, 'Cancel').click();
-    await confirm.waitFor({ state: 'detached' });
-    expect(await sessionTitle(page).textContent()).toBe('delete-me');
+    // The first press only asks; leaving the button takes the question back, and nothing happens.
+    await button(inspector(page), 'Delete session').click();
+    await button(inspector(page), 'Confirm delete').waitFor();
+    await page.keyboard.press('Tab');
+    await button(inspector(page), 'Delete session').waitFor();
+    expect(await picker(page, 'Session').inputValue()).toBe(sessionOption('ada', 'delete-me'));
+    expect(await picker(page, 'Session').locator('option').count()).toBe(2);
 
-    await button(page, 'Delete session').click();
-    await button(page.getByRole('dialog', { name: 'Delete session?' }), 'Delete').click();
+    await button(inspector(page), 'Delete session').click();
+    await button(inspector(page), 'Confirm delete').click();
+    // The inspector moves to the session left; the app's chat says its session is gone.
+    await expect.poll(() => picker(page, 'Session').inputValue()).toBe(sessionOption('ada', 'keep-me'));
+    expect(await texts(picker(page, 'Session').locator('option'))).toEqual([expect.stringContaining('keep-me')]);
     await expect
-      .poll(() => page.getByRole('region', { name: 'Session', exact: true }).textContent())
-      .toContain('No session selected');
-    await expect.poll(() => texts(sessionRows(page))).toEqual([expect.stringContaining('keep-me')]);
-    expect(await page.getByRole('status').textContent()).toContain('Deleted session delete-me');
+      .poll(() => page.getByRole('region', { name: 'Chat', exact: true }).textContent())
+      .toContain('Session deleted');
 
     // The deleted session's user state stays with the user.
-    await sessionRows(page).first().click();
-    await sessionTitle(page).filter({ hasText: 'keep-me' }).waitFor();
-    expect((await stateRows(page, 'User')).name?.[0]).toBe('"Ada"');
+    await expect.poll(async () => (await stateRows(page, 'User')).name?.[0]).toBe('"Ada"');
 
     // Its URL now says it is gone.
-    await page.goto(page.url().replace('keep-me', 'delete-me'));
+    await page.reload();
+    await page.locator('html[data-ready="true"]').waitFor();
     await expect
-      .poll(() => page.getByRole('region', { name: 'Session', exact: true }).textContent())
+      .poll(() => page.getByRole('region', { name: 'Chat', exact: true }).textContent())
       .toContain('No such session');
   });
 
   it('is operable with the keyboard alone', async () => {
     const { page } = await fresh();
-    // Tab reaches the search box, then New session, from the top of the page; Enter opens its dialog with focus inside.
-    await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Search conversations');
+    // Tab reaches New session first from the top of the page; Enter opens its dialog with focus inside.
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('New session');
     await page.keyboard.press('Enter');
@@ -171,78 +195,27 @@ describe('demo inspector', () => {
 
     await createSession(page, { app: 'kb-app', user: 'u1', id: 's-1' });
     await createSession(page, { app: 'kb-app', user: 'u1', id: 's-2' });
-    // "/" jumps to the filter; arrow keys move through the session list; Enter opens a session.
-    await page.locator('body').click({ position: { x: 5, y: 5 } });
-    await page.keyboard.press('/');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Filter sessions');
-    await page.keyboard.press('Tab'); // into the list
-    await page.keyboard.press('Home');
-    const first = await page.evaluate(() => document.activeElement?.textContent ?? '');
+    // The inspector's session picker is a native select: the arrow keys move to the next session.
+    await expect.poll(() => picker(page, 'Session').inputValue()).toBe(sessionOption('u1', 's-2'));
+    await picker(page, 'Session').focus();
     await page.keyboard.press('ArrowDown');
-    const second = await page.evaluate(() => document.activeElement?.textContent ?? '');
-    expect([first, second].map((t) => t.match(/s-\d/)?.[0]).sort()).toEqual(['s-1', 's-2']);
-    await page.keyboard.press('Enter');
-    await sessionTitle(page)
-      .filter({ hasText: second.match(/s-\d/)?.[0] ?? '?' })
-      .waitFor();
+    await expect.poll(() => picker(page, 'Session').inputValue()).toBe(sessionOption('u1', 's-1'));
   });
 
-  it('filters sessions by id and by state value', async () => {
-    const { page } = await fresh();
-    await createSession(page, { app: 'f-app', user: 'u1', id: 'alpha', state: '{"topic": "billing"}' });
-    await createSession(page, { app: 'f-app', user: 'u2', id: 'beta', state: '{"topic": "travel"}' });
-    await createSession(page, { app: 'f-app', user: 'u2', id: 'gamma', state: '{"topic": "billing", "n": 2}' });
-    await page.getByRole('link', { name: /^All users/ }).click();
-    await expect.poll(() => sessionRows(page).count()).toBe(3);
-    const filter = page.getByRole('searchbox', { name: 'Filter sessions' });
-    const ids = async () => (await texts(sessionRows(page).locator('.row-id'))).sort();
-    await filter.fill('amm');
-    await expect.poll(ids).toEqual(['gamma']);
-    await filter.fill('billing');
-    await expect.poll(ids).toEqual(['alpha', 'gamma']);
-    await filter.fill('topic=travel');
-    await expect.poll(ids).toEqual(['beta']);
-    await filter.fill('n=2');
-    await expect.poll(ids).toEqual(['gamma']);
-    await filter.fill('nothing-like-this');
-    await expect
-      .poll(() => page.getByRole('list', { name: 'Sessions', exact: true }).textContent())
-      .toContain('No session matches');
-    await filter.fill('');
-    await expect.poll(ids).toEqual(['alpha', 'beta', 'gamma']);
-  });
-
-  it('generates sample data with a progress bar and pages through it', async () => {
+  it('generates sample data with a progress bar, and the inspector lists it', async () => {
     const { page } = await fresh();
     await generateSampleData(page, { sessions: 120, eventsPerSession: 6, users: 3 });
     // The progress bar is visible while it runs, and gone when done.
     await page.getByRole('progressbar', { name: 'Generate sample data progress' }).waitFor();
     await expect
-      .poll(() => page.getByRole('status').textContent(), { timeout: 30_000 })
+      .poll(() => appStatus(page).textContent(), { timeout: 30_000 })
       .toMatch(/Generated 120 sessions and 720 events/);
     expect(await page.getByRole('progressbar').count()).toBe(0);
 
-    await expect.poll(() => page.getByRole('link', { name: /^sample-app/ }).textContent()).toContain('120');
-    expect(await page.getByRole('list', { name: 'Users' }).locator('a').count()).toBe(4); // All users + 3
-    await expect.poll(() => sessionRows(page).count()).toBe(50);
-    const pager = page.locator('.pager-range');
-    expect(await pager.textContent()).toBe('1–50 of 120');
-    // Newest first: each row's time is not older than the next one's.
-    const times = (await attributes(sessionRows(page).locator('time'), 'data-ms')).map(Number);
-    expect(times).toEqual([...times].sort((a, b) => b - a));
-    await button(page, 'Next page').click();
-    await expect.poll(() => pager.textContent()).toBe('51–100 of 120');
-    await button(page, 'Next page').click();
-    await expect.poll(() => pager.textContent()).toBe('101–120 of 120');
-    expect(await button(page, 'Next page').isDisabled()).toBe(true);
-    expect(await button(page, 'Last page').isDisabled()).toBe(true);
-    await button(page, 'First page').click();
-    await expect.poll(() => pager.textContent()).toBe('1–50 of 120');
-    expect(await button(page, 'Previous page').isDisabled()).toBe(true);
-    await button(page, 'Last page').click();
-    await expect.poll(() => pager.textContent()).toBe('101–120 of 120');
-
-    await sessionRows(page).first().click();
-    await expect.poll(() => events(page).count()).toBe(6);
+    await expect.poll(() => picker(page, 'App').inputValue()).toBe('sample-app');
+    await expect.poll(() => picker(page, 'User').locator('option').count()).toBe(4); // All users + 3
+    await expect.poll(() => picker(page, 'Session').locator('option').count()).toBe(120);
+    // The newest session is shown, with its events.
+    await expect.poll(() => eventCount(page)).toBe(6);
   });
 });

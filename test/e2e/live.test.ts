@@ -1,18 +1,22 @@
 /**
  * Live updates across tabs: two pages of one browser profile (one IndexedDB),
  * one over the SharedWorker and one over its own dedicated worker. What one
- * writes appears in the other without a reload.
+ * writes appears in the other (its chat, its mounted inspector) without a reload.
  */
 import type { Page } from 'playwright';
 import { expect, it } from 'vitest';
 import {
   button,
   chat,
+  conversation,
   createSession,
   demoTabs,
+  eventCount,
   events,
-  sessionRows,
-  sessionTitle,
+  inspector,
+  openConversation,
+  picker,
+  sessionOption,
   stateRows,
   texts,
 } from './helpers.js';
@@ -30,47 +34,38 @@ it('a write in one tab appears live in the other, both ways', async () => {
   await mark(b.page);
   expect(await b.page.locator('.db-info').textContent()).toContain('dedicated Worker');
 
-  // A new app, user and session show up in B's lists.
+  // A new app, user and session show up in B's inspector, which shows the first app's newest session.
   await createSession(a.page, { app: 'live-app', user: 'ada', id: 'shared-chat' });
-  await expect.poll(() => b.page.getByRole('list', { name: 'Apps' }).textContent()).toContain('live-app');
-  await b.page.getByRole('link', { name: /^live-app/ }).click();
-  await expect.poll(() => texts(sessionRows(b.page))).toEqual([expect.stringContaining('shared-chat')]);
+  await expect.poll(() => texts(picker(b.page, 'App').locator('option'))).toContain('live-app');
+  await expect.poll(() => picker(b.page, 'Session').inputValue()).toBe(sessionOption('ada', 'shared-chat'));
 
-  // B opens the session; A chats; B's timeline and state follow.
-  await sessionRows(b.page).first().click();
-  await sessionTitle(b.page).filter({ hasText: 'shared-chat' }).waitFor();
+  // A chats; B's inspector follows: its events and its state.
   await chat(a.page, 'my name is Ada', 2);
-  await expect.poll(() => events(b.page).count()).toBe(2);
+  await expect.poll(() => eventCount(b.page)).toBe(2);
   expect(await events(b.page).nth(1).textContent()).toContain('Nice to meet you, Ada');
   await expect.poll(async () => (await stateRows(b.page, 'User')).name?.[0]).toBe('"Ada"');
 
-  // The other way: B chats (its copy is fresh from the live reload, so no stale error), A follows.
+  // The other way: B opens the conversation and chats (its copy is fresh, so no stale error), A follows.
+  await openConversation(b.page, { app: 'live-app', user: 'ada', id: 'shared-chat' });
   await chat(b.page, 'add 20 and 22', 4);
-  await expect.poll(() => events(a.page).count()).toBe(6);
+  await expect.poll(() => eventCount(a.page)).toBe(6);
   expect(await events(a.page).nth(5).textContent()).toContain('20 + 22 = 42');
+  await expect.poll(() => conversation(a.page).textContent()).toContain('20 + 22 = 42');
   await expect.poll(async () => (await stateRows(a.page, 'Session')).step?.[0]).toBe('2');
 
-  // A second session created in A appears in B's list, with the count in the sidebar.
+  // A second session created in A appears in B's session list, with the count in its user list.
   await createSession(a.page, { app: 'live-app', user: 'ada', id: 'another' });
-  await b.page.getByRole('list', { name: 'Users' }).getByRole('link', { name: /^ada/ }).click();
-  await expect.poll(() => sessionRows(b.page).count()).toBe(2);
-  await expect
-    .poll(() =>
-      b.page
-        .getByRole('list', { name: 'Apps' })
-        .getByRole('link', { name: /^live-app/ })
-        .textContent(),
-    )
-    .toContain('2');
+  await expect.poll(() => picker(b.page, 'Session').locator('option').count()).toBe(2);
+  await expect.poll(() => texts(picker(b.page, 'User').locator('option'))).toContain('ada (2)');
 
-  // Deleting in B tells A's open view that the session is gone.
-  await sessionRows(b.page).filter({ hasText: 'another' }).click();
-  await sessionTitle(b.page).filter({ hasText: 'another' }).waitFor();
-  await button(b.page, 'Delete session').click();
-  await button(b.page.getByRole('dialog', { name: 'Delete session?' }), 'Delete').click();
+  // Deleting in B's inspector tells A's open chat that the session is gone.
+  await picker(b.page, 'Session').selectOption(sessionOption('ada', 'another'));
+  await button(inspector(b.page), 'Delete session').click();
+  await button(inspector(b.page), 'Confirm delete').click();
   await expect
-    .poll(() => a.page.getByRole('region', { name: 'Session', exact: true }).textContent())
+    .poll(() => a.page.getByRole('region', { name: 'Chat', exact: true }).textContent())
     .toContain('Session deleted');
+  await expect.poll(() => picker(b.page, 'Session').locator('option').count()).toBe(1);
 
   expect(await stillSamePage(b.page)).toBe(true);
 });

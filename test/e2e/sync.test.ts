@@ -1,12 +1,12 @@
 /**
- * The demo against `npm run server`'s entry (a real server process): the Sync
- * panel takes the server URL and token, shows online/offline, pending changes,
- * last sync and last error, and "Sync now" pushes and pulls.
+ * The demo against `npm run server`'s entry (a real server process): the app's
+ * Sync panel takes the server URL and token, shows online/offline, pending changes,
+ * last sync and last error, and "Sync now" pushes and pulls; the inspector shows what was pulled.
  */
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startServer } from '../sync/server-process.js';
-import { button, chat, createSession, demoTabs, sessionRows, texts } from './helpers.js';
+import { button, chat, createSession, demoTabs, inspector, picker, texts } from './helpers.js';
 
 let server: ServerProcess;
 beforeAll(async () => {
@@ -40,6 +40,11 @@ describe('demo sync', () => {
       headers: { authorization: 'Bearer e2e-token' },
     }).then((r) => r.json() as Promise<{ changes: { sessionId: string }[] }>);
     expect(feed.changes.map((c) => c.sessionId)).toContain('from-the-demo');
+    // The app hands its sync to the inspector, whose Sync shows the same status.
+    await inspector(page).locator('summary', { hasText: 'Sync' }).click();
+    const status = inspector(page).getByRole('definition').filter({ hasText: /^\d+$/ });
+    await expect.poll(() => texts(status)).toEqual(['0']);
+    expect(await inspector(page).locator('details.fold').last().textContent()).toMatch(/Online\s*yes/);
   });
 
   it('syncs the selected app and user unless told otherwise, adding no empty app to the list', async () => {
@@ -54,8 +59,7 @@ describe('demo sync', () => {
     // Read afresh: syncing an app this browser does not have would have added it, with 0 sessions.
     await page.reload();
     await page.locator('html[data-ready="true"]').waitFor();
-    const apps = page.getByRole('list', { name: 'Apps' }).locator('.nav-label');
-    expect(await texts(apps)).toEqual(['bank']);
+    await expect.poll(() => texts(picker(page, 'App').locator('option'))).toEqual(['bank']);
   });
 
   it('pulls sessions another device wrote', async () => {
@@ -73,9 +77,10 @@ describe('demo sync', () => {
     const { page } = await tabs.open();
     await connect(page, server.url);
     await button(page, 'Sync now').click();
-    await page.goto(`${page.url().split('#')[0]}#app=demo-app`);
+    // The inspector lists what was pulled.
+    await expect.poll(() => picker(page, 'App').inputValue()).toBe('demo-app');
     await expect
-      .poll(() => texts(sessionRows(page)))
+      .poll(() => texts(picker(page, 'Session').locator('option')))
       .toEqual(expect.arrayContaining([expect.stringContaining('from-elsewhere')]));
   });
 

@@ -8,18 +8,23 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  appStatus,
   artefact,
   button,
   chat,
+  conversation,
   createSession,
-  events,
+  eventCount,
   firefoxLacks,
+  inspector,
   launch,
   type OpenedPage,
+  openConversation,
   openDemo,
-  sessionRows,
-  sessionTitle,
+  picker,
+  sessionOption,
   stateRows,
+  texts,
 } from './helpers.js';
 
 let browser: Browser;
@@ -57,6 +62,9 @@ async function profile(): Promise<Page> {
   });
   return tab.page;
 }
+
+/** The apps the inspector lists ("(no apps)" when the store is empty). */
+const apps = (page: Page) => texts(picker(page, 'App').locator('option'));
 
 const progressBars = (page: Page) =>
   page.evaluate(() => (window as unknown as { __progressBars: string[] }).__progressBars);
@@ -107,21 +115,21 @@ describe('export and import', () => {
 
     // A second browser context is a separate, empty IndexedDB.
     const target = await profile();
-    await expect.poll(() => target.getByRole('list', { name: 'Apps' }).textContent()).toContain('No apps yet');
+    await expect.poll(() => apps(target)).toEqual(['(no apps)']);
     await importFile(target, exported);
     await expect
-      .poll(() => target.getByRole('status').textContent())
+      .poll(() => appStatus(target).textContent())
       .toMatch(/Imported 3 sessions and 12 events from export-everything\.json\./);
     expect((await progressBars(target)).some((label) => label.startsWith('Import'))).toBe(true);
 
-    // The page shows what was imported...
+    // The inspector shows what was imported...
+    await expect.poll(() => apps(target)).toEqual(['app-one', 'app-two']);
+    await picker(target, 'App').selectOption('app-one');
     await expect
-      .poll(() => target.getByRole('list', { name: 'Apps' }).textContent())
-      .toMatch(/app-one.*2.*app-two.*1/s);
-    await target.getByRole('link', { name: /^app-one/ }).click();
-    await sessionRows(target).filter({ hasText: 'ada-1' }).click();
-    await sessionTitle(target).filter({ hasText: 'ada-1' }).waitFor();
-    expect(await events(target).count()).toBe(6);
+      .poll(() => texts(picker(target, 'User').locator('option')))
+      .toEqual(['All users', 'ada (1)', 'bob (1)']);
+    await picker(target, 'Session').selectOption(sessionOption('ada', 'ada-1'));
+    await expect.poll(() => eventCount(target)).toBe(6);
     expect((await stateRows(target, 'User')).name?.[0]).toBe('"Ada"');
     expect((await stateRows(target, 'Session')).topic?.[0]).toBe('"export"');
 
@@ -131,7 +139,7 @@ describe('export and import', () => {
 
     // Importing the same file again skips what exists and says so.
     await importFile(target, exported);
-    await expect.poll(() => target.getByRole('status').textContent()).toMatch(/3 already existed and were skipped/);
+    await expect.poll(() => appStatus(target).textContent()).toMatch(/3 already existed and were skipped/);
   });
 
   it.skipIf(firefoxLacks.downloads)(
@@ -144,7 +152,7 @@ describe('export and import', () => {
       await (await chooser).setFiles([
         { name: 'plan.txt', mimeType: 'text/plain', buffer: Buffer.from('Day 1: Lisbon') },
       ]);
-      await expect.poll(() => events(source).count()).toBe(1);
+      await expect.poll(() => eventCount(source)).toBe(1);
       await chat(source, 'save a note: pack the charger', 2);
       const exported = await exportFile(source, /^Everything/, artefact('export-with-files.zip'), true);
       expect(readFileSync(exported).subarray(0, 2).toString()).toBe('PK');
@@ -152,14 +160,15 @@ describe('export and import', () => {
       const target = await profile();
       await importFile(target, exported);
       await expect
-        .poll(() => target.getByRole('status').textContent())
+        .poll(() => appStatus(target).textContent())
         .toMatch(/Imported 1 sessions and 3 events and 2 files from export-with-files\.zip\./);
-      await target.getByRole('link', { name: /^files/ }).click();
-      await sessionRows(target).filter({ hasText: 'trip' }).click();
-      await sessionTitle(target).filter({ hasText: 'trip' }).waitFor();
-      await expect.poll(() => events(target).first().locator('pre').textContent()).toBe('Day 1: Lisbon');
-      await expect.poll(() => events(target).last().locator('pre').textContent()).toBe('pack the charger');
-      const panel = target.getByRole('region', { name: 'Artifacts' });
+      // The files are there for the app's chat and for the inspector.
+      await openConversation(target, { app: 'files', user: 'ada', id: 'trip' });
+      const messages = conversation(target).locator('li.msg');
+      await expect.poll(() => messages.first().locator('pre').textContent()).toBe('Day 1: Lisbon');
+      await expect.poll(() => messages.last().locator('pre').textContent()).toBe('pack the charger');
+      await inspector(target).locator('summary', { hasText: 'Artifacts' }).click();
+      const panel = inspector(target).getByRole('list', { name: 'Artifacts' });
       await expect.poll(() => panel.textContent()).toMatch(/note\.txt.*plan\.txt/s);
     },
   );
@@ -195,7 +204,7 @@ describe('export and import', () => {
     writeFileSync(broken, '{"format": "adk-sessions", "version": 1, "sessions": [');
     await importFile(page, broken);
     await page.getByRole('alert').filter({ hasText: 'broken.json was not imported' }).waitFor();
-    expect(await page.getByRole('list', { name: 'Apps' }).textContent()).toContain('No apps yet');
+    expect(await apps(page)).toEqual(['(no apps)']);
     // Errors stay until dismissed.
     await button(page.getByRole('alert').first(), 'Dismiss').click();
     await expect.poll(() => page.getByRole('alert').count()).toBe(1);

@@ -1,11 +1,13 @@
 /**
- * The main views in both color schemes: every kind of text on the page meets
- * WCAG AA contrast against what is actually behind it, and each view is saved
- * as a screenshot (test-results/e2e/) to look at.
+ * The main views in both color schemes: every kind of text on the page, the
+ * app's and the mounted inspector's (in its shadow root), meets WCAG AA
+ * contrast against what is actually behind it, and each view is saved as a
+ * screenshot (test-results/e2e/) to look at.
  */
 import type { Browser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  appStatus,
   button,
   chat,
   createSession,
@@ -15,7 +17,6 @@ import {
   launch,
   openDemo,
   screenshot,
-  sessionRows,
 } from './helpers.js';
 
 let browser: Browser;
@@ -51,7 +52,8 @@ function contrasts(page: Page, selectors: string[]): Promise<{ selector: string;
     };
     const background = (el: Element | null): RGBA => {
       const layers: RGBA[] = [];
-      for (let e = el; e; e = e.parentElement) {
+      // Up through the inspector's shadow root to its host, and on up the page.
+      for (let e = el; e; e = e.parentElement ?? (e.parentNode as ShadowRoot | null)?.host ?? null) {
         const bg = parse(getComputedStyle(e).backgroundColor);
         if (bg[3] > 0) layers.push(bg);
         if (bg[3] >= 1) break;
@@ -70,7 +72,8 @@ function contrasts(page: Page, selectors: string[]): Promise<{ selector: string;
     };
     const out: { selector: string; text: string; ratio: number }[] = [];
     for (const selector of selectors) {
-      const found = [...document.querySelectorAll(selector)].filter(
+      const shadow = document.querySelector('[data-idb-adk-inspector]')?.shadowRoot;
+      const found = [...document.querySelectorAll(selector), ...(shadow?.querySelectorAll(selector) ?? [])].filter(
         (e) => (e as HTMLElement).offsetParent !== null && (e.textContent ?? '').trim() !== '',
       );
       for (const el of found.slice(0, 5)) {
@@ -85,57 +88,49 @@ function contrasts(page: Page, selectors: string[]): Promise<{ selector: string;
 }
 
 const TEXT = [
+  // The app's.
   'body',
   '.pane-title',
-  '.pane-sub',
   '.db-info',
   '.live',
-  '.nav-link',
-  '.badge',
-  '.row-id',
-  '.row-time',
-  '.row-sub',
-  '.row-user',
-  '.pager-range',
   'button',
   'button.primary',
-  'button.danger',
   '.session-id',
   '.meta',
-  '.turn-sep .mono',
-  '.author-user .author',
-  '.author-agent .author',
-  '.author-tool .author',
-  '.role',
-  '.flag',
-  '.event-id',
-  '.event-time',
+  '.msg-head .author',
+  '.msg-time',
   '.part-text',
-  '.part-kind',
-  '.fn-name',
-  '.chip-scope',
-  '.chip-key',
-  '.j-key',
-  '.j-string',
-  '.j-number',
-  '.j-literal',
-  '.raw > summary',
-  '.scope-title',
-  '.scope-prefix',
-  '.scope-count',
-  '.scope-note',
-  '.state-table thead th',
-  '.state-key',
-  '.origin-author',
-  '.origin-time',
-  '.state-origin .muted',
   '.storage-facts dt',
   '.storage-facts dd',
   '.storage-note',
+  '.sync-indicator',
+  '.sync-field',
   '.statusbar',
   '.message',
   '.composer-hint',
-  '.filter',
+  // The inspector's.
+  '.bar h2',
+  '.pickers label',
+  '.muted',
+  '.inv-id',
+  '.inv-meta',
+  '.ev-n',
+  '.ev-time',
+  '.ev-author',
+  '.ev-text',
+  '.tag',
+  '.tag-call',
+  '.tag-result',
+  '.facts dt',
+  '.facts dd',
+  'caption',
+  'tbody th',
+  'td',
+  '.j-key',
+  '.j-str',
+  '.j-num',
+  '.j-time',
+  'summary',
 ];
 
 describe.each(['light', 'dark'] as const)('%s color scheme', (colorScheme) => {
@@ -156,16 +151,14 @@ describe.each(['light', 'dark'] as const)('%s color scheme', (colorScheme) => {
       await screenshot(page, `empty-${colorScheme}`);
 
       await generateSampleData(page, { sessions: 60, eventsPerSession: 8, users: 4 });
-      await expect.poll(() => page.getByRole('status').textContent(), { timeout: 30_000 }).toMatch(/Generated 60/);
+      await expect.poll(() => appStatus(page).textContent(), { timeout: 30_000 }).toMatch(/Generated 60/);
 
       await createSession(page, { app: 'sample-app', user: 'user-001', id: 'tour' });
       await chat(page, 'my name is Ada', 2);
       await chat(page, 'add 2 and 3', 4);
       await chat(page, 'what can you do?', 2);
-      // Back to every user's sessions, with this one still open; the timeline from its start.
-      await page.getByRole('link', { name: /^All users/ }).click();
-      await expect.poll(() => sessionRows(page).count()).toBe(50);
-      await page.locator('.timeline-scroll').evaluate((el) => el.scrollTo(0, 0));
+      // The inspector on the tool call: its details, its JSON, the state after it.
+      await events(page).nth(3).click();
       await events(page).first().hover();
       const measured = await contrasts(page, TEXT);
       expect(measured.length).toBeGreaterThan(TEXT.length);

@@ -1,16 +1,17 @@
 /**
  * The demo at the widths people open it at: three laptop screens and a phone. At each, the main
- * flow (a session, the ADK agent asking before a transfer, Approve, Reject, a search) runs, and
- * the element boxes are checked: a usable message box with its hint readable, event ids and times
- * inside their rows, state keys on one line, panels side by side or stacked but never overlapping,
- * and no sideways scrolling. The event list must keep following new events after Approve and
- * Reject (the confirmation bar changes its height). `UPDATE_SCREENSHOTS=1` saves a picture of
+ * flow (a session, the ADK agent asking before a transfer, Approve, Reject, a search in the
+ * inspector) runs, and the element boxes are checked, the mounted inspector's (in its shadow root)
+ * with the app's: a usable message box with its hint readable, event numbers and times inside
+ * their rows, state keys on one line, panels side by side or stacked but never overlapping, and no
+ * sideways scrolling. The inspector's event list must keep following new events after Approve and
+ * Reject, and so must the app's conversation (the confirmation bar changes its height). `UPDATE_SCREENSHOTS=1` saves a picture of
  * each width into docs/screenshots for the docs; without it nothing is written into the repository.
  */
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright';
 import { describe, expect, it } from 'vitest';
-import { button, createSession, demoTabs, events } from './helpers.js';
+import { appStatus, button, createSession, demoTabs, eventCount, inspector } from './helpers.js';
 
 const VIEWPORTS = [
   { width: 1280, height: 800 },
@@ -25,40 +26,54 @@ const tabs = demoTabs();
 
 const confirmation = (page: Page) => page.getByRole('group', { name: 'Confirmation' });
 const message = (page: Page) => page.getByRole('textbox', { name: 'Message', exact: true });
-const statusText = (page: Page) => page.getByRole('status').first().textContent();
+const statusText = (page: Page) => appStatus(page).textContent();
 const syncForm = (page: Page) => page.getByRole('form', { name: 'Sync settings' });
 
 async function send(page: Page, text: string): Promise<void> {
-  const before = await events(page).count();
+  const before = await eventCount(page);
   await message(page).fill(text);
   await button(page, 'Send').click();
-  await expect.poll(() => events(page).count(), { timeout: 30_000 }).toBeGreaterThan(before);
+  await expect.poll(() => eventCount(page), { timeout: 30_000 }).toBeGreaterThan(before);
   // The turn is over when the composer is unlocked again.
   await expect.poll(() => button(page, 'Send').isEnabled(), { timeout: 30_000 }).toBe(true);
 }
 
-/** How the newest event sits in the scrolling event list: its bottom edge against the list's. */
-function newestEvent(page: Page): Promise<{ text: string; below: number; above: number }> {
-  return page.evaluate(() => {
-    const scroller = document.querySelector('.timeline-scroll') as HTMLElement;
-    const newest = [...scroller.querySelectorAll('li.event')].at(-1) as HTMLElement;
-    const list = scroller.getBoundingClientRect();
+/**
+ * How the newest entry sits in a scrolling list: its bottom edge against the list's. `list` is
+ * the inspector's event list (in its shadow root: `document` queries do not reach it) or the app's
+ * conversation.
+ */
+function newestEvent(page: Page, list: 'inspector' | 'chat'): Promise<{ text: string; below: number; above: number }> {
+  return page.evaluate((list) => {
+    const root = document.querySelector('[data-idb-adk-inspector]')?.shadowRoot;
+    const scroller = (
+      list === 'inspector' ? root?.querySelector('.scroller') : document.querySelector('.conversation-scroll')
+    ) as HTMLElement;
+    const rows = [...scroller.querySelectorAll(list === 'inspector' ? 'li:has(> .ev)' : 'li.msg')];
+    const newest = rows.at(-1) as HTMLElement;
+    const box = scroller.getBoundingClientRect();
     const event = newest.getBoundingClientRect();
     return {
       text: newest.textContent ?? '',
-      below: Math.round(event.bottom - list.bottom),
-      above: Math.round(list.top - event.top),
+      below: Math.round(event.bottom - box.bottom),
+      above: Math.round(box.top - event.top),
     };
-  });
+  }, list);
 }
 
-/** Waits until the list shows `text` as its newest event, then asks that it be in view (the list followed). */
-async function expectFollowing(page: Page, text: string): Promise<void> {
-  await expect.poll(async () => (await newestEvent(page)).text, { timeout: 30_000 }).toContain(text);
-  // The list settles on its end within a frame or two of the last render.
-  await expect.poll(async () => (await newestEvent(page)).below).toBeLessThanOrEqual(1);
-  const { above } = await newestEvent(page);
-  expect(above).toBeLessThanOrEqual(0);
+/**
+ * Waits until each list shows its text as its newest entry, then asks that it be in view (the list
+ * followed). The chat shows messages only: ADK's confirmation request is the bar under it.
+ */
+async function expectFollowing(page: Page, newest: { inspector: string; chat: string }): Promise<void> {
+  for (const list of ['inspector', 'chat'] as const) {
+    const text = newest[list];
+    await expect.poll(async () => (await newestEvent(page, list)).text, { timeout: 30_000 }).toContain(text);
+    // A list settles on its end within a frame or two of the last render.
+    await expect.poll(async () => (await newestEvent(page, list)).below).toBeLessThanOrEqual(1);
+    const { above } = await newestEvent(page, list);
+    expect(above, list).toBeLessThanOrEqual(0);
+  }
 }
 
 /** Everything the layout gets wrong at the page's current size, as readable lines (none expected). */
@@ -66,13 +81,17 @@ function layoutProblems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const problems: string[] = [];
     const box = (el: Element) => el.getBoundingClientRect();
+    // The inspector's elements are in its shadow root: every query below looks in both.
+    const shadow = document.querySelector('[data-idb-adk-inspector]')?.shadowRoot;
+    if (!shadow) return ['no inspector on the page'];
+    const all = (selector: string) => [...document.querySelectorAll(selector), ...shadow.querySelectorAll(selector)];
     const name = (el: Element) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`;
     const width = window.innerWidth;
     const root = document.documentElement;
     if (root.scrollWidth > width) problems.push(`the document is ${root.scrollWidth} px wide in a ${width} px window`);
     if (document.body.scrollWidth > width) problems.push(`the body is ${document.body.scrollWidth} px wide`);
     // What pushes past the window's right edge: the innermost such elements, named.
-    const past = [...document.body.querySelectorAll('*')].filter(
+    const past = [...document.body.querySelectorAll('*'), ...shadow.querySelectorAll('*')].filter(
       (el) => box(el).width > 0 && box(el).right > width + 0.5,
     );
     for (const el of past.filter((el) => !past.some((other) => other !== el && el.contains(other))).slice(0, 5))
@@ -85,16 +104,16 @@ function layoutProblems(page: Page): Promise<string[]> {
     else if (hint.scrollWidth > hint.clientWidth || box(hint).right > width)
       problems.push(`the message hint is cut: "${hint.textContent}"`);
 
-    for (const row of document.querySelectorAll('li.event')) {
+    for (const row of shadow.querySelectorAll('.ev')) {
       const edge = box(row);
-      for (const part of row.querySelectorAll('.event-id, .event-time')) {
+      for (const part of row.querySelectorAll('.ev-n, .ev-time')) {
         const b = box(part);
         if (b.right > edge.right || b.left < edge.left)
           problems.push(`${name(part)} "${part.textContent}" sticks out of its event (${b.right} > ${edge.right})`);
       }
     }
 
-    for (const key of document.querySelectorAll('.state-key')) {
+    for (const key of shadow.querySelectorAll('table.scope tbody th')) {
       const text = key.textContent ?? '';
       const range = document.createRange();
       range.selectNodeContents(key);
@@ -105,18 +124,27 @@ function layoutProblems(page: Page): Promise<string[]> {
         problems.push(`state key "${text}" is cut and its title "${title}" does not give it whole`);
     }
 
-    // The panes, and the session's two columns: side by side or stacked, never on top of each other.
+    // The app's column and the inspector, the chat's parts, the inspector's columns: side by side
+    // or stacked, never on top of each other.
     const panels = [
-      ...document.querySelectorAll('.panes > *'),
-      ...document.querySelectorAll('.detail-body > *'),
-      ...document.querySelectorAll('.timeline-col > :not([hidden])'),
+      ...all('.panes > *'),
+      ...all('.app-col > *'),
+      ...all('.chat-body > :not([hidden])'),
+      ...all('.inspector > *'),
+      ...all('.main > .col'),
     ].filter((el) => box(el).width > 0 && box(el).height > 0);
     for (const el of panels) {
       if (box(el).right > width + 0.5) problems.push(`${name(el)} ends at ${Math.round(box(el).right)} px`);
     }
+    // Containment across the shadow boundary: the inspector's columns are inside its pane.
+    const within = (outer: Element, inner: Element) => {
+      for (let n: Node | null = inner; n; n = n.parentNode ?? (n instanceof ShadowRoot ? n.host : null))
+        if (n === outer) return true;
+      return false;
+    };
     for (const [i, a] of panels.entries()) {
       for (const b of panels.slice(i + 1)) {
-        if (a.contains(b) || b.contains(a)) continue;
+        if (within(a, b) || within(b, a)) continue;
         const [p, q] = [box(a), box(b)];
         const overlapX = Math.min(p.right, q.right) - Math.max(p.left, q.left);
         const overlapY = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
@@ -142,14 +170,16 @@ describe.each(VIEWPORTS)('the demo at $width x $height', (viewport) => {
     await page.getByRole('combobox', { name: 'Agent' }).selectOption('adk');
     // Enough turns that the events overflow their list by more than the confirmation bar's height.
     const overflow = () =>
-      page.locator('.timeline-scroll').evaluate((el) => el.scrollHeight - el.clientHeight - 2 * 80);
+      inspector(page)
+        .locator('.scroller')
+        .evaluate((el) => el.scrollHeight - el.clientHeight - 2 * 80);
     while ((await overflow()) < 0) await send(page, 'add 2 and 3');
 
     await send(page, 'send 5 to Bob');
     await expect.poll(() => confirmation(page).isVisible(), { timeout: 30_000 }).toBe(true);
-    await expectFollowing(page, 'adk_request_confirmation');
+    await expectFollowing(page, { inspector: 'adk_request_confirmation', chat: 'send 5 to Bob' });
     await button(confirmation(page), 'Approve').click();
-    await expectFollowing(page, 'Sent 5 to Bob.');
+    await expectFollowing(page, { inspector: 'Sent 5 to Bob.', chat: 'Sent 5 to Bob.' });
     await expect.poll(() => confirmation(page).isVisible()).toBe(false);
 
     await send(page, 'send 7 to Eve');
@@ -162,24 +192,35 @@ describe.each(VIEWPORTS)('the demo at $width x $height', (viewport) => {
       });
     }
     await button(confirmation(page), 'Reject').click();
-    await expectFollowing(page, 'Not done: This tool call is rejected.');
+    await expectFollowing(page, {
+      inspector: 'Not done: This tool call is rejected.',
+      chat: 'Not done: This tool call is rejected.',
+    });
     await expect.poll(() => confirmation(page).isVisible()).toBe(false);
     expect(await layoutProblems(page)).toEqual([]);
 
-    // A search hit names its session on one line, the whole id in its title and accessible name.
-    await page.getByRole('searchbox', { name: 'Search conversations' }).fill('Bob');
-    const hit = page.getByRole('list', { name: 'Search results' }).getByRole('button', { name: id }).first();
-    await hit.waitFor({ timeout: 10_000 });
-    const shown = await hit.locator('.search-hit-session').evaluate((el) => {
-      const range = document.createRange();
-      range.selectNodeContents(el);
-      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
-      const results = (el.closest('ul') as HTMLElement).getBoundingClientRect();
-      return { lines, title: el.getAttribute('title'), right: results.right };
-    });
-    expect(shown).toEqual({ lines: 1, title: id, right: expect.any(Number) });
+    // A search hit in the inspector names its session on one line, the whole id in its title.
+    await inspector(page).getByRole('searchbox', { name: 'Search this user' }).fill('Bob');
+    await button(inspector(page), 'Search').click();
+    const hit = inspector(page)
+      .getByRole('list', { name: 'Search results' })
+      .getByRole('button')
+      .filter({ hasText: id });
+    await hit.first().waitFor({ timeout: 10_000 });
+    const shown = await hit
+      .first()
+      .locator('.hit-where')
+      .evaluate((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        const results = (el.closest('ul') as HTMLElement).getBoundingClientRect();
+        return { lines, title: el.getAttribute('title'), right: results.right };
+      });
+    expect(shown).toEqual({ lines: 1, title: `ada / ${id}`, right: expect.any(Number) });
     expect(shown.right).toBeLessThanOrEqual(viewport.width);
-    await page.keyboard.press('Escape');
+    expect(await layoutProblems(page)).toEqual([]);
+    await button(inspector(page), 'Clear search').click();
 
     // The status bar's "Created session …" (and any later message) goes by itself.
     await expect.poll(() => statusText(page), { timeout: 15_000 }).toBe('');

@@ -1,11 +1,24 @@
 /**
  * Stored content is only ever text. Markup in every stored field (app, user
- * and session ids, state keys and values, message text) is shown literally,
- * creates no element and runs nothing, on first render and after a reload.
+ * and session ids, state keys and values, message text) is shown literally by
+ * the app's chat and by the mounted inspector, creates no element and runs
+ * nothing, on first render and after a reload.
  */
 import type { Browser, BrowserContext, Page } from 'playwright';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { chat, createSession, events, launch, openDemo, sessionTitle, stateRows } from './helpers.js';
+import {
+  chat,
+  conversation,
+  createSession,
+  events,
+  inspector,
+  launch,
+  openDemo,
+  picker,
+  sessionTitle,
+  stateRows,
+  texts,
+} from './helpers.js';
 
 const PAYLOAD = '<img src=x onerror=alert(1)>';
 
@@ -20,12 +33,17 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Elements markup would have created, anywhere in the document. */
+/** Elements markup would have created, anywhere in the document or the inspector's shadow root. */
 const injected = (page: Page) =>
-  page.evaluate(() => ({
-    elements: document.querySelectorAll('img, svg, iframe, object, embed, b, script:not([src])').length,
-    pwned: (window as { __pwned?: unknown }).__pwned ?? null,
-  }));
+  page.evaluate(() => {
+    const selector = 'img, svg, iframe, object, embed, b, script:not([src])';
+    const shadow = document.querySelector('[data-idb-adk-inspector]')?.shadowRoot;
+    return {
+      elements: document.querySelectorAll(selector).length + (shadow?.querySelectorAll(selector).length ?? 0),
+      inspector: shadow !== undefined && shadow !== null,
+      pwned: (window as { __pwned?: unknown }).__pwned ?? null,
+    };
+  });
 
 it('renders markup in stored data as inert text', async () => {
   context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -42,16 +60,21 @@ it('renders markup in stored data as inert text', async () => {
 
   const check = async () => {
     expect(await sessionTitle(page).textContent()).toBe('"><svg onload=alert(3)>');
-    expect(await events(page).nth(0).locator('.part-text').textContent()).toBe(PAYLOAD);
+    expect(await conversation(page).locator('.part-text').first().textContent()).toBe(PAYLOAD);
+    expect(await events(page).nth(0).locator('.ev-text').textContent()).toBe(PAYLOAD);
     expect(await events(page).nth(1).textContent()).toContain(`You said "${PAYLOAD}"`);
-    expect(await page.getByRole('list', { name: 'Apps' }).textContent()).toContain(PAYLOAD);
+    expect(await texts(picker(page, 'App').locator('option'))).toContain(PAYLOAD);
+    expect(await texts(picker(page, 'Session').locator('option'))).toEqual([
+      expect.stringContaining('"><svg onload=alert(3)>'),
+    ]);
     const session = await stateRows(page, 'Session');
     expect(session[PAYLOAD]?.[0]).toBe('"<b onmouseover=alert(5)>hover</b>"');
     expect((await stateRows(page, 'User')).bio?.[0]).toBe(JSON.stringify(PAYLOAD));
     // Hover everything that could carry a handler.
-    await page.getByRole('region', { name: /^Session state/ }).hover();
+    await inspector(page).getByRole('table', { name: 'Session state' }).hover();
+    await events(page).nth(0).click();
     await page.waitForTimeout(300);
-    expect(await injected(page)).toEqual({ elements: 0, pwned: null });
+    expect(await injected(page)).toEqual({ elements: 0, inspector: true, pwned: null });
     expect(tab.dialogs).toEqual([]);
   };
   await check();

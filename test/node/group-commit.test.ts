@@ -163,20 +163,22 @@ describe('append group commit', () => {
     await store.close();
   });
 
-  it('locks the app and user state stores only for a group that writes them', async () => {
+  it('locks the state store only for a group that changes state', async () => {
     const store = open();
     const a = await store.createSession({ ...app, sessionId: 'a1' });
     const b = await store.createSession({ ...app, sessionId: 'b1' });
     const append = (session: Session, id: string, stateDelta: Record<string, unknown>) =>
       store.appendEvent({ session, event: { id, invocationId: 'i', timestamp: 1, actions: { stateDelta } } });
     scopes = [];
-    await append(a, 'plain', { mood: 'calm' });
+    await append(a, 'bare', {});
+    await append(a, 'temp-only', { 'temp:draft': 'x' });
     await append(a, 'user', { 'user:name': 'Ann' });
     await Promise.all([append(a, 'app', { 'app:theme': 'dark' }), append(b, 'plain-beside', { step: 1 })]);
     expect(scopes).toEqual([
       ['events', 'sessions'],
-      ['events', 'sessions', 'userState'],
-      ['appState', 'events', 'sessions'],
+      ['events', 'sessions'],
+      ['events', 'sessions', 'state'],
+      ['events', 'sessions', 'state'],
     ]);
     const stored = await store.getSession({ ...app, sessionId: 'b1' });
     expect(stored?.state).toEqual({ step: 1, 'user:name': 'Ann', 'app:theme': 'dark' });

@@ -329,7 +329,8 @@ describe('importSessions', () => {
       const stored = await store.getSession({ appName: 'bulk', userId: 'u', sessionId: `m${i}` });
       expect(stored?.events).toEqual(sessions[i]?.events);
     }
-  });
+    // 6,000 events through fake-indexeddb: seconds, past the node project's 5 s beside other files on 2 cores.
+  }, 30_000);
 
   it('tells subscribers about each imported session', async () => {
     const store = database().open();
@@ -491,7 +492,8 @@ describe('importSessions rejects a bad file, naming the place, and changes nothi
     await expect(engine.importSessions({ sessions, onConflict: 'error' })).rejects.toBeInstanceOf(InvalidInputError);
     expect(await engine.listSessionKeys({})).toEqual([]);
     expect(await engine.getAppState({ appName: 'bulk' })).toEqual({});
-  });
+    // As above: 6,000 events through fake-indexeddb, then the abort.
+  }, 30_000);
 });
 
 describe('importSessions on a conflict', () => {

@@ -63,6 +63,7 @@ const LAZY_PARTS = {
   search: 'search is turned off',
   memory: 'addSessionToMemory',
   sync: 'onStatus must be a function',
+  imports: 'an event id is given twice in one session',
 };
 const STARTUP_MARKER = 'the client must say hello before any other call';
 
@@ -169,7 +170,8 @@ describe('the page bundle (vite build)', () => {
     // worker, a Date timestamp is named as one, a loaded Part is rebuilt whole with its base64 as
     // written, and in-thread mode fetches its parts while online (about 500 B gzip in all).
     expect(page).toBeLessThan(12_500);
-    // Module workers split: artifacts, search, memory and sync are chunks fetched after start-up.
+    // Module workers split: artifacts, search, memory, sync, imports, compaction reads and sealing are chunks
+    // fetched after start-up.
     // Budgets raised by 500 B when appends began naming only the stores they write (+45 B, an
     // append 15 % faster); growth past them needs a reason of the same kind.
     for (const worker of [es, shipped, webpack]) {
@@ -186,8 +188,9 @@ describe('the page bundle (vite build)', () => {
     // Raised from 46,500 B (gzip, measured with rolldown) for whole-cluster folding, function words
     // of seven languages, prefix, typo and word-form matching in search and memory (+3.6 KB); Parts
     // kept whole in artifacts (+1.2 KB); eventsource-parser reading the change stream as the SSE spec
-    // has it (+1.3 KB). Module workers fetch all of it after start-up, not in it.
-    expect(iife.startup).toBeLessThan(53_000);
+    // has it (+1.3 KB). Module workers fetch all of it after start-up, not in it. Raised to 55,000 B for the
+    // compaction read and sealing (+1.2 KB, 52,926 -> 54,125 B).
+    expect(iife.startup).toBeLessThan(55_000);
   });
 
   it('ships in dist/worker/ only the worker and the chunks it loads', () => {

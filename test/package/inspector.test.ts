@@ -122,3 +122,58 @@ it("mounts in one line under a strict CSP, loads its views on first open, and sh
     await server.close();
   }
 });
+
+it('rejects an open whose views cannot be fetched with InspectorLoadError, and the next open loads them', async () => {
+  const server = await serveStatic(built.inspector as string, { plugins: [strictCsp] });
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const unhandled: string[] = [];
+    page.on('pageerror', (error) => unhandled.push(error.message));
+    await page.goto(new URL('inspector.html', server.url).href);
+    await page.locator('body[data-ready="true"]').waitFor({ timeout: 30_000 });
+    // Offline, or a redeploy removed the chunk: every script fetched from now on fails.
+    const blocked = (route: { abort(): Promise<void> }) => route.abort();
+    await page.route(/\.js(\?|$)/, blocked);
+
+    const failed = await page.evaluate(async () => {
+      const { inspector } = window as unknown as { inspector: { open(): Promise<void>; isOpen: boolean } };
+      try {
+        await inspector.open();
+        return { rejected: false };
+      } catch (error) {
+        const e = error as Error & { code?: string; cause?: unknown };
+        return {
+          rejected: true,
+          name: e.name,
+          code: e.code,
+          cause: e.cause instanceof Error ? e.cause.name : String(e.cause),
+          isOpen: inspector.isOpen,
+        };
+      }
+    });
+    expect(failed).toEqual({
+      rejected: true,
+      name: 'InspectorLoadError',
+      code: 'LOAD_FAILED',
+      cause: 'TypeError',
+      isOpen: false,
+    });
+    // The empty panel is closed and the button is back for the next try; a click that fails again leaves no
+    // unhandled rejection.
+    const toggle = page.getByRole('button', { name: 'Session inspector' });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await toggle.click();
+    await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
+
+    // Back online: the next open fetches the views and shows the app's session.
+    await page.unroute(/\.js(\?|$)/, blocked);
+    await toggle.click();
+    const panel = page.getByRole('region', { name: 'Session inspector' });
+    await expect.poll(() => panel.getByText('hello from the fixture app').count(), { timeout: 30_000 }).toBe(1);
+    expect(unhandled).toEqual([]);
+  } finally {
+    await context.close();
+    await server.close();
+  }
+});

@@ -16,7 +16,7 @@ import type {
   State,
 } from '@google/adk';
 import { describe, expectTypeOf, it } from 'vitest';
-import { type AdkCompatibleStore, AdkSessionService } from '../../src/adk/index.js';
+import { type AdkCompatibleStore, AdkSessionService, type AdkSessionServiceOptions } from '../../src/adk/index.js';
 import type {
   AppendEventRequest,
   CreateSessionRequest,
@@ -70,7 +70,9 @@ describe('AdkSessionService', () => {
     expectTypeOf<SessionStoreClient>().toExtend<AdkCompatibleStore>();
     expectTypeOf<SessionStore>().toExtend<AdkCompatibleStore>();
     expectTypeOf<SessionService>().toExtend<AdkCompatibleStore>();
-    expectTypeOf(AdkSessionService).constructorParameters.toEqualTypeOf<[AdkCompatibleStore]>();
+    expectTypeOf(AdkSessionService).constructorParameters.toEqualTypeOf<
+      [AdkCompatibleStore, AdkSessionServiceOptions?]
+    >();
     expectTypeOf<{ getSession: SessionService['getSession'] }>().not.toExtend<AdkCompatibleStore>();
   });
 });

@@ -23,10 +23,14 @@ describe('Event', () => {
     expectTypeOf<Adk.EventActions>().toExtend<Ours.EventActions>();
   });
 
-  test('names no field that ADK’s Event or EventActions lacks', () => {
-    // A field of ours that ADK does not have would be a field ADK code never sets or reads.
-    expectTypeOf<Exclude<keyof Ours.Event, keyof Adk.Event>>().toEqualTypeOf<never>();
-    expectTypeOf<Exclude<keyof Ours.EventActions, keyof Adk.EventActions>>().toEqualTypeOf<never>();
+  test('names no field that ADK’s Event or EventActions lacks, but for compaction’s', () => {
+    // A field of ours that ADK does not have would be a field ADK code never sets or reads. The
+    // exceptions: adk-js's CompactedEvent fields, and adk-python's `actions.compaction`.
+    expectTypeOf<Exclude<keyof Ours.Event, keyof Adk.Event>>().toEqualTypeOf<
+      Exclude<keyof Adk.CompactedEvent, keyof Adk.Event>
+    >();
+    expectTypeOf<Exclude<keyof Ours.EventActions, keyof Adk.EventActions>>().toEqualTypeOf<'compaction'>();
+    expectTypeOf<Adk.CompactedEvent>().toExtend<Ours.Event>();
   });
 
   test('still checks field types, so the acceptance above means something', () => {
@@ -65,8 +69,13 @@ describe('ListSessionsResponse', () => {
 describe('requests', () => {
   test('are ADK’s request types exactly, so every ADK request object is accepted and nothing more is required', () => {
     expectTypeOf<Ours.CreateSessionRequest>().toEqualTypeOf<Adk.CreateSessionRequest>();
-    expectTypeOf<Ours.GetSessionRequest>().toEqualTypeOf<Adk.GetSessionRequest>();
-    expectTypeOf<Ours.GetSessionConfig>().toEqualTypeOf<Adk.GetSessionConfig>();
+    // Ours adds only the optional `fromLatestCompaction`.
+    expectTypeOf<Adk.GetSessionRequest>().toExtend<Ours.GetSessionRequest>();
+    expectTypeOf<Adk.GetSessionConfig>().toExtend<Ours.GetSessionConfig>();
+    expectTypeOf<
+      Exclude<keyof Ours.GetSessionConfig, keyof Adk.GetSessionConfig>
+    >().toEqualTypeOf<'fromLatestCompaction'>();
+    expectTypeOf<Omit<Ours.GetSessionConfig, 'fromLatestCompaction'>>().toEqualTypeOf<Adk.GetSessionConfig>();
     expectTypeOf<Ours.ListSessionsRequest>().toEqualTypeOf<Adk.ListSessionsRequest>();
     expectTypeOf<Ours.DeleteSessionRequest>().toEqualTypeOf<Adk.DeleteSessionRequest>();
   });

@@ -2,11 +2,11 @@
  * Typed promise handles over one database: `Db` -> `Tx` -> `Store` -> `Index`.
  * Every request is issued at once (so reads issued together pipeline) and its
  * promise settles in the success event's microtask, while the transaction is
- * still active. A write's own promise may be ignored: its transaction's
- * `done` carries its failure.
+ * still active. A write's own promise may be ignored: it is marked handled,
+ * and its transaction's `done` carries its failure.
  */
 import { type Bounds, Cursor, nativeQuery, type Query, type Realm } from './cursor.js';
-import { completion, settle } from './requests.js';
+import { completion, handled, settle } from './requests.js';
 
 /** What a database holds: per object store its key, value and indexes (index name -> index key). */
 export type Schema = Record<string, { key: IDBValidKey; value: unknown; indexes: Record<string, IDBValidKey> }>;
@@ -100,14 +100,18 @@ export class Store<S extends Schema[string]> extends Reader<S['value'], S['key']
   }
 
   put(value: S['value']): Promise<S['key']> {
-    return settle(this.store.put(value)) as Promise<S['key']>;
+    return handled(settle(this.store.put(value)) as Promise<S['key']>);
   }
 
   add(value: S['value']): Promise<S['key']> {
-    return settle(this.store.add(value)) as Promise<S['key']>;
+    return handled(settle(this.store.add(value)) as Promise<S['key']>);
   }
 
-  async delete(query: S['key'] | Bounds): Promise<void> {
+  delete(query: S['key'] | Bounds): Promise<void> {
+    return handled(this.remove(query));
+  }
+
+  private async remove(query: S['key'] | Bounds): Promise<void> {
     const native = nativeQuery(this.realm, query);
     if (native !== undefined && native !== null) {
       await settle(this.store.delete(native));
@@ -148,6 +152,16 @@ export class Tx<D extends Schema, N extends keyof D & string> {
 
   abort(): void {
     this.native.abort();
+  }
+
+  /** Aborts the transaction (unless IndexedDB already has) and waits for its end: nothing of it commits. */
+  async abandon(): Promise<void> {
+    try {
+      this.native.abort();
+    } catch {
+      // Already aborted, by IndexedDB itself.
+    }
+    await this.done.catch(() => {});
   }
 }
 

@@ -9,16 +9,17 @@ import type { Event } from '../../types.js';
 import type { ArtifactKey, ArtifactRecord } from './artifacts.js';
 import type { MemoryKey, MemoryRecord, MemoryVersionRecord } from './memory.js';
 import type { SearchShardKey, SearchShardRecord } from './search.js';
+import type { SessionHead, StateEntry } from './state.js';
 import type { SyncMark, SyncUser } from './sync.js';
 
-export interface SessionRecord {
-  appName: string;
-  userId: string;
-  id: string;
+/**
+ * A session's head: small whatever the session holds, so the append that
+ * rewrites it costs the same at any size. It carries the session's light state
+ * values; heavy ones are kept per key (./state.ts).
+ */
+export interface SessionRecord extends SessionHead {
   /** Unique per incarnation: a session deleted and created again gets a new one. */
   uid: string;
-  /** Session-scope state only, no `app:`/`user:` keys. */
-  state: Record<string, unknown>;
   createTime: number;
   lastUpdateTime: number;
   /** Bumped by every stored event; the stale check compares it. */
@@ -63,16 +64,16 @@ export function eventsText(records: readonly EventRecord[]): string {
   return `[${records.map(eventTextOf).join(',')}]`;
 }
 
+/** An app's session count; its state is kept per key (./state.ts). */
 export interface AppRecord {
   appName: string;
-  state: Record<string, unknown>;
   sessionCount: number;
 }
 
+/** A user's session count; its state is kept per key (./state.ts). */
 export interface UserRecord {
   appName: string;
   userId: string;
-  state: Record<string, unknown>;
   sessionCount: number;
 }
 
@@ -93,6 +94,7 @@ export type StoreSchema = {
   };
   appState: { key: string; value: AppRecord; indexes: Record<never, never> };
   userState: { key: [string, string]; value: UserRecord; indexes: Record<never, never> };
+  state: { key: string[]; value: StateEntry; indexes: Record<never, never> };
   artifacts: { key: ArtifactKey; value: ArtifactRecord; indexes: Record<never, never> };
   searchShards: { key: SearchShardKey; value: SearchShardRecord; indexes: Record<never, never> };
   memories: { key: MemoryKey; value: MemoryRecord; indexes: Record<never, never> };
@@ -106,6 +108,7 @@ export type StoreName =
   | 'events'
   | 'appState'
   | 'userState'
+  | 'state'
   | 'artifacts'
   | 'searchShards'
   | 'memories'
@@ -113,4 +116,4 @@ export type StoreName =
   | 'syncSessions'
   | 'syncUsers';
 /** The session stores. Not `artifacts`: a long Blob write there must not hold up session reads. */
-export const ALL_STORES: StoreName[] = ['sessions', 'events', 'appState', 'userState'];
+export const ALL_STORES: StoreName[] = ['sessions', 'events', 'appState', 'userState', 'state'];

@@ -30,7 +30,7 @@ function Diff(props: { lines: DiffLine[] }) {
         h(
           'tr',
           { key: line.key, class: `d-${line.change}` },
-          h('th', { scope: 'row' }, line.key),
+          h('th', { scope: 'row', title: line.key }, line.key),
           h(
             'td',
             { class: 'd-before' },

@@ -1,12 +1,17 @@
-/** Preact hooks over the store: live queries, and reads redone after each change the store reports. */
-import { useEffect, useState } from 'preact/hooks';
+/**
+ * Preact hooks over the store: live queries, and reads redone after each change the store reports.
+ * Each starts its read in a layout effect, as the render commits, not after the next paint: opening
+ * a session is a chain of reads (apps, then the app's sessions, then the session), and waiting for a
+ * frame at each link (up to 100 ms where frames are throttled) was most of the time to open one.
+ */
+import { useLayoutEffect, useState } from 'preact/hooks';
 import type { ChangeFilter, LiveQuery, LiveSnapshot, SessionStore } from '../../index.js';
 
 /** A live query's snapshot, kept current while the component is mounted; `undefined` while `make` gives no query. A new `key` makes a new query. */
 export function useLive<T>(make: () => LiveQuery<T> | undefined, key: string): LiveSnapshot<T> | undefined {
   const [snapshot, setSnapshot] = useState<LiveSnapshot<T> | undefined>(undefined);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` names what the query depends on.
-  useEffect(() => {
+  useLayoutEffect(() => {
     const query = make();
     setSnapshot(query?.getSnapshot());
     return query?.subscribe(setSnapshot);
@@ -33,7 +38,7 @@ export function useRead<T>(
 ): Read<T> {
   const [result, setResult] = useState<Read<T>>({ value: undefined, error: undefined });
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` names what the read depends on.
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!filter) {
       setResult({ value: undefined, error: undefined });
       return;

@@ -1,6 +1,6 @@
 /** The app, user ("All users" or one) and session the inspector shows, each kept current with the store. */
 import { h } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { type Session, type SessionStore, watchSessions } from '../../index.js';
 import { humanTime } from './format.js';
 import { useLive, useRead } from './hooks.js';
@@ -47,7 +47,8 @@ export function Pickers(props: {
   const picked = current && sessions.some((s) => s.userId === current.userId && s.id === current.sessionId);
   const newest = sessions[0];
   // The newest session is shown until one is picked, and when the picked one goes away; the first app until one is.
-  useEffect(() => {
+  // As the render commits (a layout effect): the session's read then starts without waiting for a frame.
+  useLayoutEffect(() => {
     if (
       !picked &&
       listing?.status === 'ready' &&

@@ -90,7 +90,7 @@ export function Scopes(props: {
                 h(
                   'tr',
                   { key },
-                  h('th', { scope: 'row' }, key),
+                  h('th', { scope: 'row', title: key }, key),
                   h('td', { class: 'mono' }, state.known ? inline(state.value) : '?'),
                   h('td', { class: 'muted' }, origin(state)),
                 ),

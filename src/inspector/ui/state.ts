@@ -11,6 +11,7 @@
  * cannot know (its creation state or another session's write): it is shown as
  * unknown, never guessed.
  */
+import { jsonEqual } from '../../core/json-equal.js';
 import { APP_PREFIX, type Event, TEMP_PREFIX, USER_PREFIX } from '../../index.js';
 
 export type Scope = 'app' | 'user' | 'session';
@@ -107,7 +108,8 @@ export function diffOf(
           ? 'added'
           : !was.known
             ? 'first'
-            : JSON.stringify(was.value) === JSON.stringify(after)
+            : // Compared as values: the same object with its keys in another order is unchanged.
+              jsonEqual(was.value, after)
               ? 'unchanged'
               : 'changed';
       return { key, before: was, after, change };

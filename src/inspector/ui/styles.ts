@@ -63,8 +63,8 @@ h3 { margin: 4px 0; }
 .ev[aria-pressed="true"] { background: var(--sel); }
 .ev-n, .ev-time { color: var(--muted); flex: none; }
 .ev-author { font-weight: 600; flex: none; max-width: 12ch; overflow: hidden; text-overflow: ellipsis; }
-.ev-text { overflow: hidden; text-overflow: ellipsis; min-width: 0; }
-.tag { flex: none; font-size: 11px; border: 1px solid var(--line); border-radius: 3px; padding: 0 4px; }
+.ev-text { overflow: hidden; text-overflow: ellipsis; min-width: 0; flex-shrink: 9999; }
+.tag { flex: 0 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; font-size: 11px; border: 1px solid var(--line); border-radius: 3px; padding: 0 4px; }
 .tag-error { color: var(--del); border-color: var(--del); }
 .tag-confirmation { color: var(--warn); border-color: var(--warn); }
 .empty { padding: 8px; margin: 0; }
@@ -75,7 +75,9 @@ table { border-collapse: collapse; width: 100%; margin: 6px 0; table-layout: fix
 caption { text-align: left; font-weight: 600; padding: 2px 0; }
 th, td { text-align: left; vertical-align: top; border-top: 1px solid var(--line); padding: 2px 4px; overflow-wrap: anywhere; }
 thead th { border-top: 0; color: var(--muted); font-weight: 400; }
-tbody th { font-weight: 600; word-break: normal; overflow-wrap: anywhere; }
+/* A key stays on one line: a long one ends in an ellipsis, its title gives it whole. */
+tbody th { font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.scope tbody th { width: 40%; }
 .d-added .d-after, .d-changed .d-after { color: var(--add); }
 .d-changed .d-before { color: var(--del); text-decoration: line-through; }
 .j-tree, .j-list { list-style: none; margin: 0; padding-left: 14px; }

@@ -3,10 +3,14 @@
  * rows in view (and a few around them) are in the DOM, however long the
  * session, so opening one of 10,000 events costs what opening one of 50 does.
  * It follows new events while scrolled to the end, and stops following as soon
- * as the reader scrolls up.
+ * as the reader scrolls up. From the keyboard it is one tab stop: the arrow
+ * keys, Home and End select the previous, next, first and last event shown and
+ * move the focus to it (a row out of view is scrolled to first); each row says its
+ * place among the events (`aria-posinset` / `aria-setsize`), since a screen
+ * reader sees only the rows in the DOM.
  */
 import { h } from 'preact';
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Event } from '../../index.js';
 import { clockTime, duration } from './format.js';
 import { kindsOf, type Row, summaryOf } from './model.js';
@@ -39,6 +43,7 @@ function EventRow(props: {
       class: 'ev',
       'aria-pressed': selected,
       'data-index': index,
+      tabIndex: -1,
       onClick: () => props.onSelect(index),
     },
     h('span', { class: 'ev-n' }, `#${index + 1}`),
@@ -54,7 +59,12 @@ export function Timeline(props: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ top: 0, height: 400 });
   const follow = useRef(true);
+  /** The keyboard moved the selection: its row takes the focus once rendered. */
+  const focusSelected = useRef(false);
   const { rows } = props;
+  // Each event row's place among the events shown (the list also holds invocation headings).
+  const order = useMemo(() => rows.flatMap((row) => (row.type === 'event' ? [row.index] : [])), [rows]);
+  const place = useMemo(() => new Map(order.map((index, at) => [index, at])), [order]);
 
   useEffect(() => {
     const el = scroller.current;
@@ -75,9 +85,9 @@ export function Timeline(props: Props) {
     }
   }, [rows.length]);
 
-  // A selection made elsewhere (a search hit) is scrolled into view.
+  // A selection made elsewhere (a search hit, the keyboard) is scrolled into view in the same frame.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the selection changes, not on every new row.
-  useEffect(() => {
+  useLayoutEffect(() => {
     const el = scroller.current;
     if (!el || props.selected === undefined) return;
     const at = rows.findIndex((row) => row.type === 'event' && row.index === props.selected);
@@ -88,6 +98,34 @@ export function Timeline(props: Props) {
     el.scrollTop = Math.max(0, top - el.clientHeight / 2);
     setView({ top: el.scrollTop, height: el.clientHeight });
   }, [props.selected]);
+
+  // After every render: the selected row may have just been rendered.
+  useLayoutEffect(() => {
+    if (!focusSelected.current || props.selected === undefined) return;
+    const row = scroller.current?.querySelector<HTMLElement>(`.ev[data-index="${props.selected}"]`);
+    if (!row) return;
+    focusSelected.current = false;
+    row.focus({ preventScroll: true });
+  });
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    const at = props.selected === undefined ? -1 : (place.get(props.selected) ?? -1);
+    const last = order.length - 1;
+    const to =
+      e.key === 'ArrowDown'
+        ? Math.min(last, at + 1)
+        : e.key === 'ArrowUp'
+          ? Math.max(0, at - 1)
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? last
+              : undefined;
+    if (to === undefined || last < 0) return;
+    e.preventDefault();
+    focusSelected.current = true;
+    props.onSelect(order[to] as number);
+  };
 
   const onScroll = () => {
     const el = scroller.current;
@@ -101,12 +139,12 @@ export function Timeline(props: Props) {
   const items = [];
   for (let i = first; i < last; i += 1) {
     const row = rows[i] as Row;
-    const place = { transform: `translateY(${i * ROW_HEIGHT}px)` };
+    const at = { transform: `translateY(${i * ROW_HEIGHT}px)` };
     if (row.type === 'invocation') {
       items.push(
         h(
           'li',
-          { key: `inv-${i}-${row.invocationId}`, class: 'inv', style: place },
+          { key: `inv-${i}-${row.invocationId}`, class: 'inv', style: at },
           h('span', { class: 'inv-id', title: row.invocationId }, `Invocation ${row.invocationId || '(none)'}`),
           h('span', { class: 'inv-meta' }, `${row.count} events · ${duration(row.durationMs)}`),
         ),
@@ -117,7 +155,12 @@ export function Timeline(props: Props) {
       items.push(
         h(
           'li',
-          { key: `ev-${event.id}`, style: place },
+          {
+            key: `ev-${event.id}`,
+            style: at,
+            'aria-posinset': (place.get(row.index) ?? 0) + 1,
+            'aria-setsize': order.length,
+          },
           h(EventRow, {
             event,
             index: row.index,
@@ -131,7 +174,8 @@ export function Timeline(props: Props) {
   }
   return h(
     'div',
-    { class: 'scroller', ref: scroller, onScroll, tabIndex: 0, role: 'group', 'aria-label': 'Event list' },
+    // The list is one tab stop (its rows are reached with the arrow keys): a row out of view is not in the DOM.
+    { class: 'scroller', ref: scroller, onScroll, onKeyDown, tabIndex: 0, role: 'group', 'aria-label': 'Event list' },
     rows.length === 0
       ? h('p', { class: 'empty' }, 'No events to show.')
       : h('ul', { class: 'rows', 'aria-label': 'Events', style: { height: `${rows.length * ROW_HEIGHT}px` } }, items),

@@ -111,6 +111,31 @@ describe('mountInspector', () => {
     expect(button('Copy event as JSON')).toBeTruthy();
   });
 
+  it('compares a key before and after as values: the same object with its keys reordered is unchanged', async () => {
+    fixture = await storeWith([
+      {
+        userId: 'ada',
+        sessionId: 'prefs',
+        events: [
+          event({ at: 0, actions: { stateDelta: { prefs: { seat: 'aisle', meal: 'veg' }, 'user:level': 1 } } }),
+          event({ at: 100, actions: { stateDelta: { prefs: { meal: 'veg', seat: 'aisle' }, 'user:level': 2 } } }),
+        ],
+      },
+    ]);
+    await opened();
+    qa('.rows .ev')[1]?.click();
+    await expect.poll(() => q('.details h3')?.textContent).toBe('Event #2 of 2');
+    const diff = qa('.diff tbody tr').map((tr) => [
+      tr.className,
+      tr.children[0]?.textContent,
+      tr.children[2]?.textContent,
+    ]);
+    expect(diff).toEqual([
+      ['d-unchanged', 'prefs', '{"meal":"veg","seat":"aisle"} (same)'],
+      ['d-changed', 'user:level', '2'],
+    ]);
+  });
+
   it('time travel: every scope as it was after the selected event', async () => {
     fixture = await storeWith([{ userId: 'ada', sessionId: 'trip', events: agentTurns() }]);
     await opened();
@@ -226,6 +251,41 @@ describe('mountInspector', () => {
     mine.dispatchEvent(new Event('input', { bubbles: true }));
     button('Search').click();
     await expect.poll(() => q('.detail .muted')?.textContent).toBe("Nothing in this user's conversations matches.");
+  });
+
+  it('moves through the events with the arrow keys, Home and End, one tab stop for the list', async () => {
+    const events = Array.from({ length: 200 }, (_, i) =>
+      event({ at: i, content: { parts: [{ text: `line ${i + 1}` }] } }),
+    );
+    fixture = await storeWith([{ userId: 'ada', sessionId: 'keys', events }]);
+    await opened();
+    await expect.poll(() => q('.col-head [role="status"]')?.textContent).toBe('200 of 200');
+    const list = q('.scroller') as HTMLElement;
+    expect(list.tabIndex).toBe(0);
+    expect(qa('.rows .ev').every((b) => b.tabIndex === -1)).toBe(true);
+    // Each row says where it is among all the events, though only some are in the DOM.
+    const last = qa('.rows li').at(-1);
+    expect([last?.getAttribute('aria-posinset'), last?.getAttribute('aria-setsize')]).toEqual(['200', '200']);
+
+    const press = async (key: string, expected: number) => {
+      (shadow().activeElement ?? list).dispatchEvent(
+        new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, composed: true }),
+      );
+      await expect.poll(() => q('.details h3')?.textContent).toBe(`Event #${expected} of 200`);
+      await expect.poll(() => (shadow().activeElement as HTMLElement | null)?.dataset.index).toBe(String(expected - 1));
+      const row = shadow().activeElement as HTMLElement;
+      const view = list.getBoundingClientRect();
+      const at = row.getBoundingClientRect();
+      expect(at.top >= view.top - 1 && at.bottom <= view.bottom + 1).toBe(true);
+    };
+    list.focus();
+    await press('ArrowDown', 1);
+    await press('ArrowDown', 2);
+    await press('End', 200);
+    await press('ArrowUp', 199);
+    // Home reaches the first event, far above the rows that were in the DOM.
+    await press('Home', 1);
+    await press('ArrowUp', 1);
   });
 
   it('opening a hit far up a long session scrolls its event into view', async () => {

@@ -202,6 +202,35 @@ describe('store.sync', () => {
     }
   });
 
+  it('names the field of a change the server sent malformed, by the kind of change it says it is', async () => {
+    const store = openSessionStore({ dbName: `surface-malformed-${Date.now()}`, mode: 'in-thread' });
+    const answer = (change: unknown) => ({ changes: [change], cursor: 1, more: false, appState: {}, userState: {} });
+    let change: unknown;
+    try {
+      const sync = await store.sync({
+        url: server.url,
+        token: TOKENS.alice,
+        appName: 'chat',
+        userId: 'alice',
+        live: false,
+        retry: { minMs: 60_000, maxMs: 60_000 },
+        fetch: (input, init) =>
+          String(input).includes('/changes?') ? Promise.resolve(Response.json(answer(change))) : fetch(input, init),
+      });
+      change = { type: 'event', seq: 1, sessionId: 's', pos: 0, event: 'not an event' };
+      expect((await sync.syncNow()).lastError?.message).toContain(
+        'sync pull answer: changes[0].event: must be a plain object',
+      );
+      change = { type: 'renamed', seq: 1, sessionId: 's' };
+      expect((await sync.syncNow()).lastError?.message).toContain(
+        'changes[0].type: must be one of "created", "event", "deleted"',
+      );
+      await sync.stop();
+    } finally {
+      await store.close();
+    }
+  });
+
   it('refuses bad options with a clear error', async () => {
     const store = new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: 'surface-bad' });
     await expect(store.sync({ url: 'ftp://x', token: 't', appName: 'chat', userId: 'u' })).rejects.toThrow(

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { Event } from '../../../src/index.js';
 import { type Device, device, say, textsOf, turn } from '../devices.js';
 import { type ServerProcess, TOKENS } from '../server-process.js';
 
@@ -27,6 +28,45 @@ export function devicesSuite(server: () => ServerProcess): void {
       const got = await b.store.getSession({ appName: 'chat', userId: 'alice', sessionId: 's1' });
       expect(got?.state).toMatchObject({ topic: 'x', last: 'how are you' });
       expect(a.sync.status().pending).toBe(0);
+    });
+
+    it('compaction events of both ADK editions and ADK-internal metadata arrive as written', async () => {
+      const a = alice();
+      const b = alice();
+      const key = { appName: 'chat', userId: 'alice', sessionId: 'compacted' };
+      const session = await a.store.createSession(key);
+      const t = Date.now();
+      const events: Event[] = [
+        { ...turn('one', 'i1'), timestamp: t },
+        {
+          id: 'js-compaction',
+          invocationId: '',
+          author: 'system',
+          timestamp: t + 1,
+          isCompacted: true,
+          startTime: t,
+          endTime: t,
+          compactedContent: 'summary',
+          isScratchpad: true,
+          customMetadata: { __adk_internal_restored_event: true },
+        },
+        {
+          id: 'py-compaction',
+          invocationId: 'i2',
+          author: 'user',
+          timestamp: t + 2,
+          actions: {
+            compaction: { startTimestamp: t / 1000, endTimestamp: (t + 1) / 1000, compactedContent: { role: 'model' } },
+          },
+        },
+      ];
+      await a.store.appendEvents({ session, events });
+      expect((await a.sync.syncNow()).lastError).toBeNull();
+      expect((await b.sync.syncNow()).lastError).toBeNull();
+      const got = await b.store.getSession(key);
+      // The server may stamp times later (each strictly after the one before); every other field arrives as written.
+      const timeless = (list: Event[] | undefined) => list?.map(({ timestamp: _t, ...rest }) => rest);
+      expect(timeless(got?.events)).toEqual(timeless(events));
     });
 
     it('both devices append to one session offline: the later pusher rebases its block behind the first', async () => {

@@ -1,0 +1,10 @@
+/**
+ * What both hosts warm after start (see `lazy.ts`): the parts, and the code the
+ * session engine loads itself on first use (imports, compaction reads, sealing),
+ * so that an offline first use finds it too. A module of its own, kept out of the
+ * page: the in-thread store reaches it through its warm-up chunk.
+ */
+import { loadCompaction, loadImport, loadSeal } from '../sessions/later.js';
+import { PARTS } from './parts.js';
+
+export const WARM = [...Object.values(PARTS), loadImport, loadCompaction, loadSeal];
