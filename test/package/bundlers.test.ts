@@ -8,7 +8,7 @@ import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../../vite.config.js';
-import { gzipBytes, loadedBy, readChunk } from './chunks.js';
+import { gzipBytes, loadedBy, readChunk, workerEntryIn } from './chunks.js';
 import { type Served, setups } from './setups.js';
 
 const app = inject('consumerDir');
@@ -146,12 +146,8 @@ describe('the page bundle (vite build)', () => {
     const prefixed = (prefix: string) => (chunks: string[]) => chunks.find((f) => f.startsWith(prefix)) as string;
     const vite = path.join(app, 'out-vite-es/assets');
     const page = gzipBytes(vite, loadedBy(vite, prefixed('index-')(readdirSync(vite))).startup);
-    // The worker is the `store-` chunk that says hello: the in-thread engine's chunk is `store-engine-`, and
-    // which of the two sorts first depends on their hashes.
-    const workerIn = (dir: string) => (chunks: string[]) =>
-      chunks.find((f) => f.startsWith('store-') && readChunk(dir, f).includes(STARTUP_MARKER)) as string;
-    const es = sizes(vite, workerIn(vite));
-    const iife = sizes(path.join(app, 'out-vite/assets'), workerIn(path.join(app, 'out-vite/assets')));
+    const es = sizes(vite, () => workerEntryIn(vite));
+    const iife = sizes(path.join(app, 'out-vite/assets'), () => workerEntryIn(path.join(app, 'out-vite/assets')));
     const shipped = sizes(path.join(app, 'node_modules/idb-adk-sessions/dist/worker'), () => 'store.js');
     // webpack names chunks by number and loads them with its own runtime: its worker is the chunk that says hello.
     const webpackDir = path.join(app, 'out-webpack');
@@ -207,7 +203,7 @@ describe('the page bundle (vite build)', () => {
         fetched.push({ url: r.url(), at: Date.now() });
       });
       const dir = path.join(app, 'out-vite-es/assets');
-      const { lazy } = loadedBy(dir, readdirSync(dir).find((f) => f.startsWith('store-')) as string);
+      const { lazy } = loadedBy(dir, workerEntryIn(dir));
       const holding = (marker: string) => lazy.filter((f) => readChunk(dir, f).includes(marker));
       const parts = Object.values(LAZY_PARTS).map(holding);
       for (const part of parts) expect(part).toHaveLength(1);

@@ -7,13 +7,13 @@
  * either; search and export, first used then, work; all of it is there after a
  * reload once the server is back.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
 import type { Browser, Page } from 'playwright';
 import type { Plugin } from 'vite';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { loadedBy } from './chunks.js';
+import { loadedBy, workerEntryIn } from './chunks.js';
 import { buildExample, itemTexts, launchChromium, typecheckExample } from './examples.js';
 import { type Served, serveStatic } from './setups.js';
 
@@ -93,7 +93,7 @@ it('sends a photo with the server gone, shows it in both tabs, searches and expo
 
     // The worker fetched its later parts soon after starting, without being asked: then the server goes.
     const assets = path.join(outDir, 'assets');
-    const worker = loadedBy(assets, readdirSync(assets).find((f) => f.startsWith('store-')) as string);
+    const worker = loadedBy(assets, workerEntryIn(assets));
     expect(worker.lazy.length).toBeGreaterThanOrEqual(4);
     await expect.poll(() => worker.lazy.filter((f) => !served.has(`/assets/${f}`)), { timeout: 15_000 }).toEqual([]);
     const port = Number(new URL(url).port);

@@ -2,7 +2,7 @@
  * What a built app loads, read from its ES-module output: a chunk's static
  * imports load with it, its `import()`s only when that code runs.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -45,4 +45,14 @@ export function loadedBy(dir: string, entry: string): Loaded {
     }
   }
   return { startup: [...startup], lazy: [...lazy] };
+}
+
+/**
+ * The store worker's entry in an app's output: `store-<hash>.js`, the name a bundler gives the
+ * package's `worker/store.js`; not a chunk of the worker's own named `store-…` (`store-engine-<hash>.js`).
+ */
+export function workerEntryIn(dir: string): string {
+  const entries = readdirSync(dir).filter((f) => /^store-[\w-]{8}\.js$/.test(f));
+  if (entries.length !== 1) throw new Error(`expected one store worker entry in ${dir}, found ${entries.join(', ')}`);
+  return entries[0] as string;
 }
