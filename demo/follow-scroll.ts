@@ -2,8 +2,10 @@
  * Keeps a scrolling list following its newest entries while the user is at its end. Whether the
  * user is following is remembered from their own scrolling, not measured when new entries land:
  * by then a bar shown or hidden beside the list (ADK's confirmation) may have changed its height,
- * and a measurement would take that for the user scrolling away. The list also stays at its end
- * when its own box changes size while followed.
+ * and a measurement would take that for the user scrolling away. Only a scroll up leaves the end:
+ * the browser moves a list down by itself (scroll anchoring as the bar appears, the list's own
+ * jumps to its end), and a user who scrolls away from the newest entries scrolls up. The list also
+ * stays at its end when its own box changes size while followed.
  */
 
 /** How close to the end (px) still counts as at the end. */
@@ -11,14 +13,15 @@ const SLACK = 48;
 
 export class FollowScroll {
   private following = true;
-  /** Where the last scroll made here left the list: the scroll event it fires is not the user's. */
-  private placedAt: number | undefined;
+  /** Where the list was at its last scroll event or the last move made here. */
+  private lastTop = 0;
 
   constructor(private readonly scroller: HTMLElement) {
     scroller.addEventListener('scroll', () => {
-      if (this.placedAt !== undefined && Math.abs(scroller.scrollTop - this.placedAt) < 1) return;
-      this.placedAt = undefined;
-      this.following = this.atEnd();
+      const top = scroller.scrollTop;
+      if (this.atEnd()) this.following = true;
+      else if (top < this.lastTop) this.following = false;
+      this.lastTop = top;
     });
     new ResizeObserver(() => {
       if (this.following) this.toEnd();
@@ -49,6 +52,6 @@ export class FollowScroll {
   private toEnd(): void {
     const s = this.scroller;
     s.scrollTop = s.scrollHeight;
-    this.placedAt = s.scrollTop;
+    this.lastTop = s.scrollTop;
   }
 }

@@ -70,7 +70,7 @@ async function expectFollowing(page: Page, newest: { inspector: string; chat: st
     const text = newest[list];
     await expect.poll(async () => (await newestEvent(page, list)).text, { timeout: 30_000 }).toContain(text);
     // A list settles on its end within a frame or two of the last render.
-    await expect.poll(async () => (await newestEvent(page, list)).below).toBeLessThanOrEqual(1);
+    await expect.poll(async () => (await newestEvent(page, list)).below, { message: list }).toBeLessThanOrEqual(1);
     const { above } = await newestEvent(page, list);
     expect(above, list).toBeLessThanOrEqual(0);
   }
@@ -225,4 +225,31 @@ describe.each(VIEWPORTS)('the demo at $width x $height', (viewport) => {
     // The status bar's "Created session …" (and any later message) goes by itself.
     await expect.poll(() => statusText(page), { timeout: 15_000 }).toBe('');
   }, 120_000);
+});
+
+describe('the conversation', () => {
+  it('stays where the reader scrolled up to while messages land, and follows again from its end', async () => {
+    const { page } = await tabs.open('', { viewport: { width: 1280, height: 800 } });
+    await createSession(page, { app: 'bank', user: 'ada', id: randomUUID() });
+    const scroller = page.locator('.conversation-scroll');
+    const overflow = () => scroller.evaluate((el) => el.scrollHeight - el.clientHeight);
+    while ((await overflow()) < 200) await send(page, 'hello');
+    await expectFollowing(page, { inspector: 'hello', chat: 'hello' });
+
+    // The reader scrolls up with the wheel, as a reader does; a new turn lands below, out of view.
+    await scroller.hover();
+    await page.mouse.wheel(0, -150);
+    await expect.poll(async () => (await newestEvent(page, 'chat')).below).toBeGreaterThan(100);
+    const top = await scroller.evaluate((el) => el.scrollTop);
+    await send(page, 'still there?');
+    await expect.poll(async () => (await newestEvent(page, 'chat')).text).toContain('still there?');
+    expect(await scroller.evaluate((el) => el.scrollTop)).toBe(top);
+
+    // Back at the end, the list follows again (Send moved the mouse away from the list).
+    await scroller.hover();
+    await page.mouse.wheel(0, 10_000);
+    await expect.poll(async () => (await newestEvent(page, 'chat')).below).toBeLessThanOrEqual(1);
+    await send(page, 'and now?');
+    await expectFollowing(page, { inspector: 'and now?', chat: 'and now?' });
+  }, 60_000);
 });
