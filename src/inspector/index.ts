@@ -46,7 +46,6 @@ export function mountInspector(store: SessionStore, options: InspectorOptions = 
   button.type = 'button';
   button.className = 'toggle';
   button.textContent = 'Session inspector';
-  button.setAttribute('aria-expanded', 'false');
   const panel = document.createElement('div');
   panel.className = 'panel';
   panel.setAttribute('role', 'region');
@@ -56,6 +55,13 @@ export function mountInspector(store: SessionStore, options: InspectorOptions = 
   (options.target ?? document.body).append(host);
 
   let isOpen = false;
+  // The one place the open state is set: the handle, the host's attribute (styles) and the button's.
+  const setOpen = (open: boolean): void => {
+    isOpen = open;
+    host.toggleAttribute('data-open', open);
+    button.setAttribute('aria-expanded', String(open));
+  };
+  setOpen(false);
   let destroyed = false;
   let loading: Promise<() => void> | undefined;
   const handle: InspectorHandle = {
@@ -64,9 +70,7 @@ export function mountInspector(store: SessionStore, options: InspectorOptions = 
     },
     async open() {
       if (destroyed) return;
-      isOpen = true;
-      host.dataset.open = '';
-      button.setAttribute('aria-expanded', 'true');
+      setOpen(true);
       loading ??= import('./ui/app.js').then(
         ({ renderInspector }) => {
           root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheetOf(renderInspector.css)];
@@ -94,9 +98,7 @@ export function mountInspector(store: SessionStore, options: InspectorOptions = 
     close() {
       if (embedded) return;
       const hadFocus = panel.contains(root.activeElement);
-      isOpen = false;
-      delete host.dataset.open;
-      button.setAttribute('aria-expanded', 'false');
+      setOpen(false);
       if (hadFocus) button.focus();
     },
     toggle() {
@@ -109,7 +111,7 @@ export function mountInspector(store: SessionStore, options: InspectorOptions = 
     destroy() {
       if (destroyed) return;
       destroyed = true;
-      isOpen = false;
+      setOpen(false);
       void loading?.then((unmount) => unmount());
       host.remove();
     },
