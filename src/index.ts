@@ -38,6 +38,7 @@ export {
   AlreadyExistsError,
   type ErrorCode,
   InvalidInputError,
+  InvocationNotFoundError,
   QuotaExceededError,
   SessionNotFoundError,
   SessionStoreError,
@@ -96,6 +97,7 @@ export {
   type SearchOptions,
   type Snippet,
 } from './search/index.js';
+export { rewoundEventIds, withoutRewound } from './sessions/rewound.js';
 export { type InjectOptions, injectSessionState, MissingTemplateKeyError } from './sessions/template.js';
 export { appendWithState, TurnState } from './sessions/turn-state.js';
 export type {
@@ -150,6 +152,7 @@ export type {
   ListSessionsResponse,
   ListUsersRequest,
   Part,
+  RewindRequest,
   Session,
   SessionCatalog,
   SessionKey,

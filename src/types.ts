@@ -34,6 +34,7 @@ export type {
   ListSessionsRequest,
   ListSessionsResponse,
   Part,
+  RewindRequest,
   Session,
   SessionKey,
   UserStateRequest,

@@ -5,7 +5,8 @@
  * (and `doc`'s range never reaches `doc/nested`).
  */
 
-import type { SessionCleanup } from '../database/database.js';
+import { lazy } from '../core/lazy.js';
+import type { SessionCleanup, SessionRewind } from '../database/database.js';
 import { type Bounds, bound, type Store } from '../database/idb/index.js';
 import type { ArtifactKey } from '../database/records/artifacts.js';
 import type { StoreSchema } from '../database/records/index.js';
@@ -38,4 +39,13 @@ export const sessionArtifactsCleanup: SessionCleanup = {
     const store = tx.objectStore('artifacts') as ArtifactStore;
     await Promise.all(sessions.map((s) => store.delete(scopeRange(s.appName, s.userId, s.id))));
   },
+};
+
+/**
+ * A rewound session's artifacts go back with it, in the rewind's transaction (see ./rewind.ts):
+ * what the artifacts slice registers on the database (`Database.onSessionRewound`).
+ */
+export const sessionArtifactsRewind: SessionRewind = {
+  stores: ['artifacts'],
+  load: lazy(async () => (await import('./rewind.js')).restoreArtifacts),
 };

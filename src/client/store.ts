@@ -24,6 +24,7 @@ import type {
   Durability,
   Event,
   ListSessionKeysRequest,
+  RewindRequest,
   Session,
   SessionCatalog,
   SessionKey,
@@ -83,6 +84,20 @@ export interface SessionStore extends SessionService, SessionCatalog {
    * Session objects read before it are then stale: read the session again.
    */
   sealInterrupted(request: SessionKey): Promise<Event[]>;
+  /**
+   * Undoes the session's turns from invocation `beforeInvocationId` on, as ADK's rewind does:
+   * appends ONE event (author `'user'`, a fresh invocation, `actions.rewindBeforeInvocationId`) and
+   * deletes nothing. Its `stateDelta` restores the session's own keys to their values before that
+   * invocation's first event (keys set since become `null`; `app:` and `user:` keys stay), and each
+   * artifact of the session changed since is saved again as a new version holding its old bytes (or
+   * empty `application/octet-stream` bytes if it did not exist then), named in its `artifactDelta`:
+   * all in one transaction. Resolves the rewind event. `withoutRewound` reads a history without the
+   * undone events; `AdkSessionService` gives ADK's Runner sessions so. Rejects with
+   * `InvocationNotFoundError` when no event of the session has that invocation, with
+   * `SessionNotFoundError` when there is no such session. Session objects read before it are then
+   * stale: read the session again.
+   */
+  rewind(request: RewindRequest): Promise<Event>;
   /** Keys of every session of every app, of one app, or of one user: one snapshot, oldest first. */
   listSessionKeys(request?: ListSessionKeysRequest): Promise<SessionKey[]>;
   /** Writes whole sessions in one transaction, all or none; see README "Export and import". */

@@ -10,6 +10,7 @@
 export type ErrorCode =
   | 'ALREADY_EXISTS'
   | 'SESSION_NOT_FOUND'
+  | 'INVOCATION_NOT_FOUND'
   | 'STALE_SESSION'
   | 'INVALID_INPUT'
   | 'QUOTA_EXCEEDED'
@@ -43,6 +44,13 @@ export class AlreadyExistsError extends SessionStoreError {
 export class SessionNotFoundError extends SessionStoreError {
   constructor(message: string) {
     super('SESSION_NOT_FOUND', message);
+  }
+}
+
+/** `rewind` named an invocation none of the session's events belongs to (adk-python's error of that name). */
+export class InvocationNotFoundError extends SessionStoreError {
+  constructor(message: string) {
+    super('INVOCATION_NOT_FOUND', message);
   }
 }
 
@@ -122,6 +130,7 @@ export type Family = abstract new (...args: never[]) => SessionStoreError;
 const classes: Partial<Record<ErrorCode, Family>> = {
   ALREADY_EXISTS: AlreadyExistsError,
   SESSION_NOT_FOUND: SessionNotFoundError,
+  INVOCATION_NOT_FOUND: InvocationNotFoundError,
   STALE_SESSION: StaleSessionError,
   INVALID_INPUT: InvalidInputError,
   QUOTA_EXCEEDED: QuotaExceededError,
@@ -142,6 +151,7 @@ export const familyNames = new Map<Family, string>([
   [SessionStoreError, 'SessionStoreError'],
   [AlreadyExistsError, 'AlreadyExistsError'],
   [SessionNotFoundError, 'SessionNotFoundError'],
+  [InvocationNotFoundError, 'InvocationNotFoundError'],
   [StaleSessionError, 'StaleSessionError'],
   [InvalidInputError, 'InvalidInputError'],
   [QuotaExceededError, 'QuotaExceededError'],

@@ -148,6 +148,7 @@ export const eventActionsSchema = built(() =>
         compactedContent: opt(contentSchema()),
       }),
     ),
+    rewindBeforeInvocationId: opt(z.string()),
   }),
 );
 

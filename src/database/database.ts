@@ -3,7 +3,8 @@
  * after a failed open), the transactions every capability runs on it with their
  * failures typed, the change notices of what committed, and the hooks by which
  * a capability joins another's writes. It calls no capability by name: a
- * capability that must react to sessions going registers a `SessionCleanup`.
+ * capability that must react to sessions going registers a `SessionCleanup`, one that must go
+ * back with a rewound session a `SessionRewind`.
  */
 import { CloseSignal } from '../core/close-signal.js';
 import { AlreadyExistsError, normalizeStorageError, StoreClosedError } from '../core/errors.js';
@@ -39,6 +40,29 @@ export interface SessionCleanup {
   removed(tx: Tx<StoreSchema, StoreName>, sessions: RemovedSessions): Promise<void>;
 }
 
+/** Artifact versions by filename, as events name them (`actions.artifactDelta`, folded in order). */
+export type NamedVersions = Record<string, number>;
+
+/**
+ * Writes, inside the transaction that rewinds a session, what brings a capability's data back to
+ * the rewind point: `atPoint` is what the events before the point name, `latest` what all of them name.
+ * Resolves the versions it wrote (the rewind event's `artifactDelta`). Must await nothing but
+ * requests of `tx`, or the transaction commits without the rest.
+ */
+export type RewindWriter = (
+  tx: Tx<StoreSchema, StoreName>,
+  session: { appName: string; userId: string; id: string },
+  atPoint: NamedVersions,
+  latest: NamedVersions,
+) => Promise<NamedVersions>;
+
+/** What a capability does when a session is rewound: its `stores` join the rewind's transaction. */
+export interface SessionRewind {
+  readonly stores: readonly StoreName[];
+  /** Its writer's code, loaded before the transaction opens (an `import()` awaited inside one would let it end). */
+  load(): Promise<RewindWriter>;
+}
+
 /** What a capability built on the database needs of its owner; `Database` is one, and so is `StoreEngine`. */
 export interface DatabaseOwner {
   readonly dbName: string;
@@ -60,6 +84,7 @@ export class Database implements DatabaseOwner {
   private readonly publisher: ChangePublisher;
   private readonly commitListeners = new Set<(changes: readonly StoreChange[]) => void>();
   private readonly cleanups: SessionCleanup[] = [];
+  private readonly rewinds: SessionRewind[] = [];
 
   constructor(options: DatabaseOptions = {}) {
     this.dbName = options.dbName ?? DEFAULT_DB_NAME;
@@ -126,6 +151,16 @@ export class Database implements DatabaseOwner {
   /** The registered clean-ups, in registration order. */
   get sessionCleanups(): readonly SessionCleanup[] {
     return this.cleanups;
+  }
+
+  /** Registers what a capability brings back when a session is rewound; the rewind's transaction runs it. */
+  onSessionRewound(rewind: SessionRewind): void {
+    this.rewinds.push(rewind);
+  }
+
+  /** The registered rewind hooks, in registration order. */
+  get sessionRewinds(): readonly SessionRewind[] {
+    return this.rewinds;
   }
 
   /** Runs `work` on the open database and turns whatever IndexedDB threw into the typed family. */

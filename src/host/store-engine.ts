@@ -1,11 +1,11 @@
 /**
  * The store engine: the session engine on a database of its own, with the
- * clean-ups other capabilities register on that database (artifacts go with
- * their session). What a worker exposes and an in-thread store runs on; the
+ * clean-ups and rewind hooks other capabilities register on that database
+ * (artifacts go, and go back, with their session). What a worker exposes and an in-thread store runs on; the
  * capabilities beside sessions (search, memory, artifacts, sync) reach the
  * same database through it, as a `DatabaseOwner`.
  */
-import { sessionArtifactsCleanup } from '../artifacts/ranges.js';
+import { sessionArtifactsCleanup, sessionArtifactsRewind } from '../artifacts/ranges.js';
 import type { StoreClosedError } from '../core/errors.js';
 import type { StoreChange } from '../database/changes.js';
 import { Database, type DatabaseOwner } from '../database/database.js';
@@ -51,6 +51,7 @@ export class StoreEngine extends SessionEngine implements DatabaseOwner {
   constructor(options: EngineTestingOptions = {}) {
     const database = new Database(options);
     database.onSessionsRemoved(sessionArtifactsCleanup);
+    database.onSessionRewound(sessionArtifactsRewind);
     super(database, options.durability);
   }
 

@@ -1,10 +1,19 @@
 /**
  * What both hosts warm after start (see `lazy.ts`): the parts, and the code the
- * session engine loads itself on first use (imports, compaction reads, sealing),
+ * session engine loads itself on first use (imports, compaction reads, sealing,
+ * rewinds and the artifacts a rewind brings back),
  * so that an offline first use finds it too. A module of its own, kept out of the
  * page: the in-thread store reaches it through its warm-up chunk.
  */
-import { loadCompaction, loadImport, loadSeal } from '../sessions/later.js';
+import { sessionArtifactsRewind } from '../artifacts/ranges.js';
+import { loadCompaction, loadImport, loadRewind, loadSeal } from '../sessions/later.js';
 import { PARTS } from './parts.js';
 
-export const WARM = [...Object.values(PARTS), loadImport, loadCompaction, loadSeal];
+export const WARM = [
+  ...Object.values(PARTS),
+  loadImport,
+  loadCompaction,
+  loadSeal,
+  loadRewind,
+  sessionArtifactsRewind.load,
+];

@@ -89,6 +89,11 @@ export type EventActions = {
   endOfAgent?: boolean;
   /** adk-python's compaction: this event summarises the events of a span of time (see `EventCompaction`). */
   compaction?: EventCompaction;
+  /**
+   * Set only on a rewind event (see `SessionStore.rewind`): the invocation it undoes, with every
+   * event from that invocation's first on. `withoutRewound` leaves them out.
+   */
+  rewindBeforeInvocationId?: string;
 };
 
 /**
@@ -269,6 +274,12 @@ export interface ListSessionsResponse {
   totalItems: number;
   /** How many pages of `limit` sessions there are (1 without a limit; 0 when none match). */
   totalPages: number;
+}
+
+/** `rewind`: the session, and the first invocation to undo. */
+export interface RewindRequest extends SessionKey {
+  /** The invocation the session goes back to before: its first event, and every event after it, are undone. */
+  beforeInvocationId: string;
 }
 
 /** `deleteSession`: the session to delete (deleting an unknown one does nothing). */

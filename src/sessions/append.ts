@@ -179,8 +179,8 @@ function writeEvent(tx: GroupTx, b: AppendBatch, rec: SessionRecord, event: Even
   return { app: !isEmpty(scoped.app), user: !isEmpty(scoped.user) };
 }
 
-/** Writes batch `b` on its session's record `rec` (changed in place); its result. */
-function writeBatch(
+/** Writes batch `b` on its session's record `rec` (changed in place); its result. A rewind writes its event so too. */
+export function writeBatch(
   tx: GroupTx,
   b: AppendBatch,
   rec: SessionRecord | undefined,

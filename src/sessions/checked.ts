@@ -19,6 +19,7 @@ import {
   listSessionKeysRequestSchema,
   listSessionsRequestSchema,
   listUsersRequestSchema,
+  rewindRequestSchema,
   userStateRequestSchema,
   validateCreate,
 } from './schema.js';
@@ -89,6 +90,7 @@ export function checked(engine: () => SessionEngine): Backend {
       return { ...outcome, results: checks.map((check) => check ?? outcome.results[next++] ?? null) };
     },
     sealInterrupted: async (r) => engine().sealInterrupted(validate('sealInterrupted', sessionKeySchema, r)),
+    rewind: async (r) => engine().rewind(validate('rewind', rewindRequestSchema, r)),
     importSessions: async (request, onProgress) =>
       engine().importSessions(await checkImport('importSessions', request), onProgress),
     close: async () => engine().close(),

@@ -10,7 +10,15 @@ import { applyDelta, type ScopedDelta, type StateRecord } from '../core/state.js
 import { type Db, handled } from '../database/idb/index.js';
 import { keyString } from '../database/keys.js';
 import type { AppRecord, SessionRecord, StoreSchema, UserRecord } from '../database/records/index.js';
-import { appScope, readState, userScope, writeSessionState, writeState } from '../database/records/state.js';
+import {
+  appScope,
+  initialKey,
+  readState,
+  userScope,
+  writeInitialState,
+  writeSessionState,
+  writeState,
+} from '../database/records/state.js';
 
 export interface CreateOrder {
   appName: string;
@@ -111,6 +119,7 @@ export async function commitCreates(
       eventCount: 0,
     };
     writeSessionState(state, record, o.state.session);
+    writeInitialState(state, initialKey(o.appName, o.userId, o.id), o.state.session);
     sessions.add(record);
     return { value: { record, state: o.state.session, app, user } };
   });

@@ -12,7 +12,7 @@ import {
   type StoreSchema,
   type UserRecord,
 } from '../database/records/index.js';
-import { clearState, sessionScope } from '../database/records/state.js';
+import { clearState, initialKey, sessionScope } from '../database/records/state.js';
 import type { DeleteSessionRequest } from '../types.js';
 import type { ImportExtra } from './import.js';
 
@@ -54,6 +54,7 @@ export async function removeSession(
   tx.objectStore('sessions').delete([appName, userId, sessionId]);
   tx.objectStore('events').delete(bound([record.uid, 0], [record.uid, Number.POSITIVE_INFINITY]));
   clearState(tx.objectStore('state'), sessionScope(appName, userId, sessionId));
+  tx.objectStore('state').delete(initialKey(appName, userId, sessionId));
   lowerCounts(tx.objectStore('appState'), tx.objectStore('userState'), app, user);
   await tx.done;
   return true;

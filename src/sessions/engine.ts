@@ -24,6 +24,7 @@ import type {
   ListSessionKeysRequest,
   ListSessionsRequest,
   ListUsersRequest,
+  RewindRequest,
   SessionKey,
   UserStateRequest,
   UserSummary,
@@ -32,7 +33,7 @@ import { commitGroup, type GroupOptions, type GroupResult, isDuplicateId, Rememb
 import { type Created, type CreateOrder, commitCreates } from './create.js';
 import { cleanupOnImport, decrementCounts, removeSession } from './delete.js';
 import type { ImportExtra } from './import.js';
-import { loadCompaction, loadImport, loadSeal } from './later.js';
+import { loadCompaction, loadImport, loadRewind, loadSeal } from './later.js';
 import type {
   AppendBatch,
   AppendOutcome,
@@ -236,6 +237,19 @@ export class SessionEngine implements Backend {
   /** Answers the dangling calls of the session's last invocation (see `seal.ts`). */
   async sealInterrupted(key: SessionKey): Promise<Event[]> {
     return (await loadSeal()).sealInterrupted(this, key);
+  }
+
+  /** Appends the rewind event `request` calls for (see `rewind.ts`); resolves it. */
+  async rewind(request: RewindRequest): Promise<Event> {
+    const { event, record, change } = await (await loadRewind()).rewind(
+      this.database,
+      request,
+      strictness[this.durability] > 0 ? this.durability : 'relaxed',
+    );
+    this.rememberRecord(record);
+    this.rememberPlace(sessionKeyString(request.appName, request.userId, request.sessionId), record);
+    if (change) this.emit([change]);
+    return event;
   }
 
   /**

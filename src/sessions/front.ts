@@ -25,6 +25,7 @@ import type {
   ListSessionsRequest,
   ListSessionsResponse,
   ListUsersRequest,
+  RewindRequest,
   Session,
   SessionCatalog,
   SessionKey,
@@ -109,6 +110,10 @@ export class SessionFront implements SessionService, SessionCatalog {
 
   sealInterrupted(request: SessionKey): Promise<Event[]> {
     return this.backend.sealInterrupted(request);
+  }
+
+  rewind(request: RewindRequest): Promise<Event> {
+    return this.backend.rewind(request);
   }
 
   async deleteSession(request: DeleteSessionRequest): Promise<void> {

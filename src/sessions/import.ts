@@ -20,8 +20,10 @@ import {
 import {
   appScope,
   clearState,
+  initialKey,
   sessionScope,
   userScope,
+  writeInitialState,
   writeSessionState,
   writeState,
 } from '../database/records/state.js';
@@ -107,6 +109,8 @@ function writeSession(tx: ImportTx, session: Imported): Promise<unknown> {
     eventCount: session.events.length,
   };
   writeSessionState(state, record, scoped.session);
+  // The format does not carry it: a rewind infers it from the events (see rewind.ts).
+  writeInitialState(state, initialKey(appName, userId, id), {});
   // Requests complete in order: once the record is written, so are its events.
   return tx.objectStore('sessions').put(record);
 }

@@ -1,6 +1,6 @@
 /**
  * Session code outside the worker's start-up (imports, the read from the latest
- * compaction, sealing: all rare), fetched on first use and warmed with the other parts
+ * compaction, sealing, rewinds: all rare), fetched on first use and warmed with the other parts
  * after the first answer (`host/warm.ts`), so a first use offline needs no
  * network. A compaction read loads its code before its transaction opens: an
  * `import()` awaited inside one would let it end.
@@ -23,5 +23,7 @@ export function loadedCompaction(): Compaction {
 }
 
 export const loadSeal = lazy(() => import('./seal.js'));
+
+export const loadRewind = lazy(() => import('./rewind.js'));
 
 export const loadImport = lazy(() => import('./import.js'));

@@ -20,6 +20,7 @@ import type {
   ListSessionsRequest,
   ListSessionsResponse,
   ListUsersRequest,
+  RewindRequest,
   Session,
   SessionKey,
   UserStateRequest,
@@ -99,6 +100,7 @@ export const SESSION_METHODS = {
   listApps: 0,
   listUsers: 0,
   sealInterrupted: 0,
+  rewind: 0,
 } as const satisfies MethodTable<Omit<Backend, 'close'>>;
 
 /** What the front needs from an engine. Implemented by `StoreEngine`, and by a Comlink proxy of one. */
@@ -124,5 +126,7 @@ export interface Backend {
   listUsers(request: ListUsersRequest): Promise<UserSummary[]>;
   /** Answers the last invocation's dangling function calls (sessions/seal.ts); resolves what it appended. */
   sealInterrupted(request: SessionKey): Promise<Event[]>;
+  /** Appends the rewind event undoing `beforeInvocationId` and what followed (sessions/rewind.ts); resolves it. */
+  rewind(request: RewindRequest): Promise<Event>;
   close(): Promise<void>;
 }

@@ -42,6 +42,8 @@ export const getSessionRequestSchema = built(() =>
   }),
 );
 
+export const rewindRequestSchema = built(() => z.extend(sessionKeySchema, { beforeInvocationId: id }));
+
 export const listSessionsRequestSchema = built(() =>
   z
     .object({

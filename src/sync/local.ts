@@ -19,6 +19,7 @@ import {
 } from '../database/records/index.js';
 import {
   appScope,
+  initialKey,
   readSessionState,
   replaceSessionState,
   userScope,
@@ -313,6 +314,9 @@ export async function adoptCreated(
       eventCount: 0,
     };
     writeSessionState(stateStore, created, scoped.session);
+    // The server's creation state is its creator's state at its first push, not always the initial
+    // one: a rewind here infers that from the events (see sessions/rewind.ts).
+    stateStore.delete(initialKey(...key));
     writeState(stateStore, appScope(key[0]), scoped.app);
     writeState(stateStore, userScope(key[0], key[1]), scoped.user);
     tx.objectStore('sessions').add(created);

@@ -39,6 +39,7 @@ export const STORE_MEMBERS = [
   'listUsers',
   'listSessionKeys',
   'sealInterrupted',
+  'rewind',
   'importSessions',
   'searchEvents',
   'close',

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AlreadyExistsError,
   InvalidInputError,
+  InvocationNotFoundError,
   QuotaExceededError,
   SessionNotFoundError,
   StaleSessionError,
@@ -20,6 +21,7 @@ import {
 const families: [string, new (message: string) => Error][] = [
   ['AlreadyExistsError', AlreadyExistsError],
   ['SessionNotFoundError', SessionNotFoundError],
+  ['InvocationNotFoundError', InvocationNotFoundError],
   ['StaleSessionError', StaleSessionError],
   ['InvalidInputError', InvalidInputError],
   ['QuotaExceededError', QuotaExceededError],

@@ -11,6 +11,7 @@ import * as api from '../../src/index.js';
 import {
   AlreadyExistsError,
   InvalidInputError,
+  InvocationNotFoundError,
   MissingTemplateKeyError,
   QuotaExceededError,
   SessionNotFoundError,
@@ -27,6 +28,7 @@ import {
 const samples: SessionStoreError[] = [
   new AlreadyExistsError('exists'),
   new SessionNotFoundError('missing'),
+  new InvocationNotFoundError('Invocation ID not found: inv1'),
   new StaleSessionError('stale'),
   new InvalidInputError('bad'),
   new QuotaExceededError('full'),

@@ -9,6 +9,7 @@ import type { FuzzStats } from './fuzz-run.js';
 export const TYPED_CODES = new Set([
   'ALREADY_EXISTS',
   'SESSION_NOT_FOUND',
+  'INVOCATION_NOT_FOUND',
   'STALE_SESSION',
   'INVALID_INPUT',
   'QUOTA_EXCEEDED',

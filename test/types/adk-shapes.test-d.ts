@@ -23,13 +23,16 @@ describe('Event', () => {
     expectTypeOf<Adk.EventActions>().toExtend<Ours.EventActions>();
   });
 
-  test('names no field that ADK’s Event or EventActions lacks, but for compaction’s', () => {
+  test('names no field that ADK’s Event or EventActions lacks, but for compaction’s and rewind’s', () => {
     // A field of ours that ADK does not have would be a field ADK code never sets or reads. The
-    // exceptions: adk-js's CompactedEvent fields, and adk-python's `actions.compaction`.
+    // exceptions: adk-js's CompactedEvent fields, adk-python's `actions.compaction`, and the rewind
+    // event's `actions.rewindBeforeInvocationId` (adk-python's; on adk-js's main branch, not in 2.0.0).
     expectTypeOf<Exclude<keyof Ours.Event, keyof Adk.Event>>().toEqualTypeOf<
       Exclude<keyof Adk.CompactedEvent, keyof Adk.Event>
     >();
-    expectTypeOf<Exclude<keyof Ours.EventActions, keyof Adk.EventActions>>().toEqualTypeOf<'compaction'>();
+    expectTypeOf<Exclude<keyof Ours.EventActions, keyof Adk.EventActions>>().toEqualTypeOf<
+      'compaction' | 'rewindBeforeInvocationId'
+    >();
     expectTypeOf<Adk.CompactedEvent>().toExtend<Ours.Event>();
   });
 

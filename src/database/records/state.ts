@@ -4,7 +4,9 @@
  * keys share a key prefix and are read back with one key-range read:
  * `['a', appName]` for `app:` keys, `['u', appName, userId]` for `user:` keys,
  * `['s', appName, userId, sessionId]` for a session's own (removed with the
- * session). Keys are stored without their `app:`/`user:` prefix.
+ * session). Keys are stored without their `app:`/`user:` prefix. A session's own state as
+ * `createSession` set it is kept whole in one record at `['i', appName, userId, sessionId]`
+ * (none when it was empty), for a rewind to go back to.
  */
 import { setOwn } from '../../core/json.js';
 import type { StateRecord } from '../../core/state.js';
@@ -21,6 +23,22 @@ export type StateStore = Store<{ key: string[]; value: StateEntry; indexes: Reco
 export const appScope = (appName: string): string[] => ['a', appName];
 export const userScope = (appName: string, userId: string): string[] => ['u', appName, userId];
 export const sessionScope = (appName: string, userId: string, id: string): string[] => ['s', appName, userId, id];
+
+/**
+ * The key of the record holding a session's initial own state (as `createSession` gave it): written
+ * once when the session is made, removed with it, read by a rewind only.
+ */
+export const initialKey = (appName: string, userId: string, id: string): string[] => ['i', appName, userId, id];
+
+/**
+ * Records `state` as the initial own state of the session at `key` (`initialKey`): none is kept
+ * for an empty one, and a record left by an earlier session of that id goes. Settled through the
+ * transaction.
+ */
+export function writeInitialState(store: StateStore, key: string[], state: StateRecord): void {
+  if (Object.keys(state).length === 0) store.delete(key);
+  else store.put({ k: key, v: state });
+}
 
 const keysOf = (scope: string[]) => bound(scope, [...scope, []]);
 
