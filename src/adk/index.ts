@@ -16,6 +16,7 @@ import {
   type Session as AdkSession,
   BaseSessionService,
 } from '@google/adk';
+import { withoutRewound } from '../sessions/rewound.js';
 import type { Event, Session, SessionService } from '../types.js';
 
 export { AdkArtifactService, type AdkCompatibleArtifacts } from './artifacts.js';
@@ -46,7 +47,10 @@ export interface AdkSessionServiceOptions {
 /**
  * An ADK session service backed by this store: every method is delegated, so the
  * store's rules apply (stale detection, inclusive `afterTimestamp`, typed errors,
- * `temp:` keys visible in the session object for the rest of the invocation).
+ * `temp:` keys visible in the session object for the rest of the invocation). The
+ * sessions it returns leave out what rewinds undid and the rewind events themselves
+ * (`withoutRewound`), so the Runner's model never sees rewound turns; `@google/adk`
+ * 2.0.0's Runner does not filter them itself.
  *
  * @example
  * ```ts
@@ -114,9 +118,11 @@ export class AdkSessionService extends BaseSessionService {
 /**
  * ADK's `Event` requires `invocationId` and `actions` with its four maps; events
  * written without ADK (a chat UI appending through the main entry) may lack them.
- * Loaded sessions are copies, so filling them in changes nothing stored.
+ * Loaded sessions are copies, so filling them in (and leaving rewound events out)
+ * changes nothing stored.
  */
 function asAdkSession(session: Session): AdkSession {
+  session.events = withoutRewound(session.events);
   for (const event of session.events) {
     event.invocationId ??= '';
     event.actions ??= {};
