@@ -130,6 +130,36 @@ export function describeRewind(where: string, open: () => SessionStore): void {
         });
       }));
 
+    it('keeps no initial state past its session: one made again under the same id starts empty', () =>
+      withStore(async (store) => {
+        const key = fresh();
+        await store.createSession({ ...key, state: { a: 1 } });
+        await store.deleteSession(key);
+        const session = await store.createSession(key);
+        await store.appendEvents({ session, events: [ev('inv1', { a: 2 })] });
+        const rewound = await store.rewind({ ...key, beforeInvocationId: 'inv1' });
+        expect(rewound.actions?.stateDelta).toEqual({ a: null });
+      }));
+
+    it('infers an imported session’s initial state: the keys no event set', () =>
+      withStore(async (store) => {
+        const key = fresh();
+        const events = [ev('inv1', { mood: 'happy' }), ev('inv2', { topic: 'cake' })];
+        await store.importSessions([
+          {
+            id: key.sessionId,
+            appName: key.appName,
+            userId: key.userId,
+            state: { keep: 'x', mood: 'happy', topic: 'cake' },
+            events,
+            lastUpdateTime: T + 100,
+          },
+        ]);
+        const rewound = await store.rewind({ ...key, beforeInvocationId: 'inv1' });
+        // `keep` no event set: it came with the session and stays; `mood` and `topic` events set.
+        expect(rewound.actions?.stateDelta).toEqual({ mood: null, topic: null });
+      }));
+
     it('never puts temp: keys in the delta', () =>
       withStore(async (store) => {
         const key = fresh();

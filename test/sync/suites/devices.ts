@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { Event } from '../../../src/index.js';
+import { type Event, withoutRewound } from '../../../src/index.js';
 import { type Device, device, say, textsOf, turn } from '../devices.js';
 import { type ServerProcess, TOKENS } from '../server-process.js';
 
@@ -67,6 +67,40 @@ export function devicesSuite(server: () => ServerProcess): void {
       // The server may stamp times later (each strictly after the one before); every other field arrives as written.
       const timeless = (list: Event[] | undefined) => list?.map(({ timestamp: _t, ...rest }) => rest);
       expect(timeless(got?.events)).toEqual(timeless(events));
+    });
+
+    it('a rewind on one device reaches the server and the others, and one made there comes back', async () => {
+      const a = alice();
+      const b = alice();
+      const key = { appName: 'chat', userId: 'alice', sessionId: 'rewound' };
+      const session = await a.store.createSession({ ...key, state: { topic: 'x' } });
+      await a.store.appendEvents({
+        session,
+        events: [turn('one', 'rw-1', { step: 1 }), turn('two', 'rw-2', { step: 2, extra: true })],
+      });
+      expect((await a.sync.syncNow()).lastError).toBeNull();
+      expect((await b.sync.syncNow()).lastError).toBeNull();
+      const rewound = await a.store.rewind({ ...key, beforeInvocationId: 'rw-2' });
+      expect((await a.sync.syncNow()).lastError).toBeNull();
+      expect((await b.sync.syncNow()).lastError).toBeNull();
+      // A device that never saw the session reads it from the server alone.
+      const c = alice();
+      expect((await c.sync.syncNow()).lastError).toBeNull();
+      for (const d of [b, c]) {
+        const got = await d.store.getSession(key);
+        const { timestamp: _t, ...arrived } = got?.events.at(-1) as Event;
+        const { timestamp: _u, ...sent } = rewound;
+        expect(arrived).toEqual(sent);
+        expect(got?.state).toEqual({ topic: 'x', step: 1, extra: null });
+        expect(withoutRewound(got?.events ?? []).map((e) => e.content?.parts?.[0]?.text)).toEqual(['one']);
+      }
+      // Rewound where it arrived by sync: the creation's state is inferred there (no event set `topic`).
+      await b.store.rewind({ ...key, beforeInvocationId: 'rw-1' });
+      expect((await b.sync.syncNow()).lastError).toBeNull();
+      expect((await a.sync.syncNow()).lastError).toBeNull();
+      const back = await a.store.getSession(key);
+      expect(back?.state).toEqual({ topic: 'x', step: null, extra: null });
+      expect(withoutRewound(back?.events ?? [])).toEqual([]);
     });
 
     it('both devices append to one session offline: the later pusher rebases its block behind the first', async () => {
