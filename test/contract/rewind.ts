@@ -176,7 +176,8 @@ export function describeRewind(where: string, open: () => SessionStore): void {
       withStore(async (store) => {
         const key = fresh();
         const file = { ...key, filename: 'file1.txt' };
-        expect(await store.artifacts.saveArtifact({ ...file, artifact: text('version0') })).toBe(0);
+        const customMetadata = { note: 'first draft' };
+        expect(await store.artifacts.saveArtifact({ ...file, artifact: text('version0'), customMetadata })).toBe(0);
         expect(await store.artifacts.saveArtifact({ ...file, artifact: text('version1') })).toBe(1);
         const session = await store.createSession(key);
         await store.appendEvents({
@@ -188,6 +189,29 @@ export function describeRewind(where: string, open: () => SessionStore): void {
         expect(await store.artifacts.loadArtifact({ ...file, version: 2 })).toEqual(text('version0'));
         expect(await store.artifacts.loadArtifact(file)).toEqual(text('version0'));
         expect(await store.artifacts.listVersions(file)).toEqual([0, 1, 2]);
+        expect(await store.artifacts.getArtifactVersion({ ...file, version: 2 })).toMatchObject({
+          mimeType: 'text/plain',
+          customMetadata,
+        });
+      }));
+
+    it('saves an empty application/octet-stream version for one whose versions were deleted since', () =>
+      withStore(async (store) => {
+        const key = fresh();
+        const file = { ...key, filename: 'gone.txt' };
+        await store.artifacts.saveArtifact({ ...file, artifact: text('version0') });
+        await store.artifacts.saveArtifact({ ...file, artifact: text('version1') });
+        const session = await store.createSession(key);
+        await store.appendEvents({
+          session,
+          events: [ev('inv1', {}, { 'gone.txt': 0 }), ev('inv2', {}, { 'gone.txt': 1 })],
+        });
+        await store.artifacts.deleteArtifact(file);
+        const rewound = await store.rewind({ ...key, beforeInvocationId: 'inv2' });
+        expect(rewound.actions?.artifactDelta).toEqual({ 'gone.txt': 0 });
+        expect(await store.artifacts.loadArtifact(file)).toEqual({
+          inlineData: { mimeType: 'application/octet-stream', data: '' },
+        });
       }));
 
     it('saves an artifact made since as an empty application/octet-stream version', () =>
