@@ -221,15 +221,7 @@ export class SessionEngine implements Backend {
     this.places.delete(sessionKeyString(appName, userId, sessionId));
     if (deleted) {
       this.emit([
-        {
-          type: 'deleted',
-          appName,
-          userId,
-          sessionId,
-          revision: -1,
-          lastUpdateTime: Date.now(),
-          eventIds: [],
-        },
+        { type: 'deleted', appName, userId, sessionId, revision: -1, lastUpdateTime: Date.now(), eventIds: [] },
       ]);
     }
   }
@@ -241,15 +233,7 @@ export class SessionEngine implements Backend {
 
   /** Appends the rewind event `request` calls for (see `rewind.ts`); resolves it. */
   async rewind(request: RewindRequest): Promise<Event> {
-    const { event, record, change } = await (await loadRewind()).rewind(
-      this.database,
-      request,
-      strictness[this.durability] > 0 ? this.durability : 'relaxed',
-    );
-    this.rememberRecord(record);
-    this.rememberPlace(sessionKeyString(request.appName, request.userId, request.sessionId), record);
-    if (change) this.emit([change]);
-    return event;
+    return (await loadRewind()).rewind(this.database, request, this.durability);
   }
 
   /**

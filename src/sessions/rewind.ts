@@ -25,7 +25,7 @@ import { type StateRecord, splitDelta } from '../core/state.js';
 import type { StoreChange } from '../database/changes.js';
 import type { Database, NamedVersions } from '../database/database.js';
 import { bound } from '../database/idb/index.js';
-import { eventOf, type SessionRecord, type StoreName } from '../database/records/index.js';
+import { eventOf, type StoreName } from '../database/records/index.js';
 import { initialKey, readSessionState } from '../database/records/state.js';
 import type { Event, RewindRequest } from '../types.js';
 import { writeBatch } from './append.js';
@@ -33,10 +33,9 @@ import { writeBatch } from './append.js';
 /** How often a rewind that lost a race to another writer reads the session again. */
 const ATTEMPTS = 5;
 
-/** What a rewind wrote: the event, the session record after it, and the change notice to send. */
-export interface Rewound {
+/** What a rewind wrote: the event, and the change notice to send. */
+interface Rewound {
   event: Event;
-  record: SessionRecord;
   change: StoreChange | undefined;
 }
 
@@ -155,7 +154,7 @@ async function write(
       const failed = result.error ?? result.outcome?.results[0];
       if (failed) throw failed instanceof Error ? failed : fromWireError(failed as WireError);
       await tx.done;
-      return { event, record: result.record as SessionRecord, change: result.change };
+      return { event, change: result.change };
     } catch (error) {
       // Nothing of a rewind that failed half-way may commit: not its artifact versions either.
       await tx.abandon();
@@ -164,12 +163,16 @@ async function write(
   });
 }
 
-/** Rewinds the session before `request.beforeInvocationId`; resolves what was written. */
+/**
+ * Rewinds the session before `request.beforeInvocationId`, tells subscribers, and resolves the
+ * rewind event. The session engine's memory of the record (`SessionEngine.records`) is left as it
+ * was: an append on a remembered record that the rewind moved on is caught there as stale.
+ */
 export async function rewind(
   database: Database,
   request: RewindRequest,
   durability: IDBTransactionDurability,
-): Promise<Rewound> {
+): Promise<Event> {
   for (let attempt = 1; ; attempt++) {
     const read = await readSession(database, request);
     if (!read) {
@@ -178,7 +181,15 @@ export async function rewind(
       );
     }
     try {
-      return await write(database, request, read, plan(read, request.beforeInvocationId), durability);
+      const { event, change } = await write(
+        database,
+        request,
+        read,
+        plan(read, request.beforeInvocationId),
+        durability,
+      );
+      if (change) database.announce([change]);
+      return event;
     } catch (error) {
       // Another writer got there first (another tab appending): read again, and rewind on what it wrote.
       if ((error as { code?: string }).code !== 'STALE_SESSION' || attempt === ATTEMPTS) throw error;

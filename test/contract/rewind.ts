@@ -59,8 +59,13 @@ export function describeRewind(where: string, open: () => SessionStore): void {
         const session = await store.createSession(key);
         const events = [ev('inv1', { color: 'red' }), ev('inv2', { color: 'blue' }), ev('inv3', { size: 'large' })];
         await store.appendEvents({ session, events });
+        const heard: string[][] = [];
+        const stop = store.subscribe(key, (change) => heard.push(change.eventIds));
         const before = Date.now();
         const rewound = await store.rewind({ ...key, beforeInvocationId: 'inv2' });
+        // Subscribers hear it as an append (live queries follow it).
+        await expect.poll(() => heard).toContainEqual([rewound.id]);
+        stop();
         expect(rewound.author).toBe('user');
         expect(rewound.invocationId).toMatch(/^e-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
         expect(rewound.actions?.rewindBeforeInvocationId).toBe('inv2');
