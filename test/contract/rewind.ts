@@ -13,6 +13,7 @@ import {
   InvocationNotFoundError,
   SessionNotFoundError,
   type SessionStore,
+  StaleSessionError,
   withoutRewound,
 } from '../../src/index.js';
 
@@ -91,6 +92,11 @@ export function describeRewind(where: string, open: () => SessionStore): void {
         });
         const rewound = await store.rewind({ ...key, beforeInvocationId: 'inv2' });
         expect(rewound.actions?.stateDelta).toEqual({ color: 'red', shape: null, size: null });
+        expect((await store.getSession(key))?.state).toEqual({ color: 'red', shape: null, size: null });
+        // The session object appended through before the rewind is stale now.
+        await expect(store.appendEvent({ session, event: ev('inv4', { color: 'blue' }) })).rejects.toBeInstanceOf(
+          StaleSessionError,
+        );
         expect((await store.getSession(key))?.state).toEqual({ color: 'red', shape: null, size: null });
       }));
 
