@@ -1,9 +1,9 @@
 /**
  * The store engine: the session engine on a database of its own, with the
  * clean-ups and rewind hooks other capabilities register on that database
- * (artifacts go, and go back, with their session). What a worker exposes and an in-thread store runs on; the
- * capabilities beside sessions (search, memory, artifacts, sync) reach the
- * same database through it, as a `DatabaseOwner`.
+ * (artifacts go, and go back, with their session). What a worker exposes and
+ * an in-thread store runs on; the capabilities beside sessions (search, memory,
+ * artifacts, sync) reach the same database through it, as a `DatabaseOwner`.
  */
 import { sessionArtifactsCleanup, sessionArtifactsRewind } from '../artifacts/ranges.js';
 import type { StoreClosedError } from '../core/errors.js';

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   type Event,
+  InvalidInputError,
   InvocationNotFoundError,
   SessionNotFoundError,
   type SessionStore,
@@ -257,7 +258,7 @@ export function describeRewind(where: string, open: () => SessionStore): void {
         expect(await store.artifacts.loadArtifact(file)).toEqual(text('profile1'));
       }));
 
-    it('refuses an unknown invocation with InvocationNotFoundError and an unknown session with SessionNotFoundError', () =>
+    it('refuses an unknown invocation (InvocationNotFoundError), an unknown session (SessionNotFoundError), bad input', () =>
       withStore(async (store) => {
         const key = fresh();
         const session = await store.createSession(key);
@@ -272,6 +273,8 @@ export function describeRewind(where: string, open: () => SessionStore): void {
         await expect(store.rewind({ ...fresh(), beforeInvocationId: 'inv1' })).rejects.toBeInstanceOf(
           SessionNotFoundError,
         );
+        await expect(store.rewind({ ...key, beforeInvocationId: '' })).rejects.toBeInstanceOf(InvalidInputError);
+        await expect(store.rewind(key as never)).rejects.toThrow(/rewind.*beforeInvocationId/);
       }));
 
     it('rewinds twice, and across an earlier rewind, as the fold of the events before the point', () =>
