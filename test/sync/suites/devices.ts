@@ -103,6 +103,35 @@ export function devicesSuite(server: () => ServerProcess): void {
       expect(withoutRewound(back?.events ?? [])).toEqual([]);
     });
 
+    it('a rewind made offline, rebased behind another device’s append: that append reads as undone, its state stays', async () => {
+      const a = alice();
+      const b = alice();
+      const key = { appName: 'chat', userId: 'alice', sessionId: 'rewound-offline' };
+      const session = await a.store.createSession(key);
+      await a.store.appendEvents({
+        session,
+        events: [turn('one', 'ro-1', { step: 1 }), turn('two', 'ro-2', { step: 2 })],
+      });
+      await a.sync.syncNow();
+      await b.sync.syncNow();
+      await a.store.rewind({ ...key, beforeInvocationId: 'ro-2' });
+      await say(b.store, 'rewound-offline', 'from b');
+      expect((await b.sync.syncNow()).lastError).toBeNull();
+      expect((await a.sync.syncNow()).lastError).toBeNull();
+      expect((await b.sync.syncNow()).lastError).toBeNull();
+      for (const d of [a, b]) {
+        const got = await d.store.getSession(key);
+        expect(got?.events.map((e) => e.content?.parts?.[0]?.text ?? 'rewind')).toEqual([
+          'one',
+          'two',
+          'from b',
+          'rewind',
+        ]);
+        expect(withoutRewound(got?.events ?? []).map((e) => e.content?.parts?.[0]?.text)).toEqual(['one']);
+        expect(got?.state).toEqual({ step: 1, last: 'from b' });
+      }
+    });
+
     it('both devices append to one session offline: the later pusher rebases its block behind the first', async () => {
       const a = alice();
       const b = alice();
