@@ -5,6 +5,7 @@
  * point held (its bytes, type and metadata), or empty `application/octet-stream` bytes if none was
  * named then or that version is gone. Runs inside the rewind's transaction (`SessionRewind`).
  */
+import { setOwn } from '../core/json.js';
 import type { NamedVersions, RewindWriter } from '../database/database.js';
 import { handled } from '../database/idb/index.js';
 import type { ArtifactRecord } from '../database/records/artifacts.js';
@@ -12,10 +13,12 @@ import { type ArtifactStore, versionsRange } from './ranges.js';
 
 export const restoreArtifacts: RewindWriter = async (tx, { appName, userId, id }, atPoint, latest) => {
   const store = tx.objectStore('artifacts') as ArtifactStore;
-  const changed = Object.keys(latest).filter((name) => !name.startsWith('user:') && atPoint[name] !== latest[name]);
+  // Own keys only: a name such as `__proto__` is a plain name.
+  const then = (name: string) => (Object.hasOwn(atPoint, name) ? atPoint[name] : undefined);
+  const changed = Object.keys(latest).filter((name) => !name.startsWith('user:') && then(name) !== latest[name]);
   // Every read issued up front, so they pipeline.
   const reads = changed.map((filename) => {
-    const old = atPoint[filename];
+    const old = then(filename);
     return handled(
       Promise.all([
         old === undefined ? undefined : store.get([appName, userId, id, filename, old]),
@@ -42,7 +45,7 @@ export const restoreArtifacts: RewindWriter = async (tx, { appName, userId, id }
           body: { kind: 'bytes', data: new ArrayBuffer(0) },
         };
     store.add(record);
-    written[filename] = version;
+    setOwn(written, filename, version);
   }
   return written;
 };

@@ -145,7 +145,7 @@ async function write(
       const session = { appName, userId, id: sessionId };
       const artifactDelta: NamedVersions = {};
       for (const written of await Promise.all(writers.map((w) => w(tx, session, atPoint, latest)))) {
-        Object.assign(artifactDelta, written);
+        for (const name of Object.keys(written)) setOwn(artifactDelta, name, written[name]);
       }
       (event.actions as NonNullable<Event['actions']>).artifactDelta = artifactDelta;
       const { uid, revision, lastUpdateTime } = read.record;

@@ -172,6 +172,24 @@ export function describeRewind(where: string, open: () => SessionStore): void {
         expect(rewound.actions?.stateDelta).toEqual({ mood: null, topic: null });
       }));
 
+    it('treats __proto__ as a plain state key and artifact name', () =>
+      withStore(async (store) => {
+        const key = fresh();
+        const file = { ...key, filename: '__proto__' };
+        await store.artifacts.saveArtifact({ ...file, artifact: text('made since') });
+        const session = await store.createSession(key);
+        await store.appendEvents({ session, events: [ev('inv1')] });
+        await store.appendEvents({
+          session,
+          events: [ev('inv2', JSON.parse('{"__proto__": {"polluted": true}}'), JSON.parse('{"__proto__": 0}'))],
+        });
+        const rewound = await store.rewind({ ...key, beforeInvocationId: 'inv2' });
+        expect(Object.hasOwn(rewound.actions?.stateDelta ?? {}, '__proto__')).toBe(true);
+        expect(rewound.actions?.stateDelta).toEqual(JSON.parse('{"__proto__": null}'));
+        expect(rewound.actions?.artifactDelta).toEqual(JSON.parse('{"__proto__": 1}'));
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      }));
+
     it('never puts temp: keys in the delta', () =>
       withStore(async (store) => {
         const key = fresh();
