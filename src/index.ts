@@ -38,7 +38,6 @@ export {
   AlreadyExistsError,
   type ErrorCode,
   InvalidInputError,
-  InvocationNotFoundError,
   QuotaExceededError,
   SessionNotFoundError,
   SessionStoreError,
@@ -50,6 +49,7 @@ export {
   UpgradeBlockedError,
 } from './core/errors.js';
 export { INTERNAL_METADATA_PREFIX } from './core/internal-metadata.js';
+export { InvocationNotFoundError } from './core/invocation-not-found.js';
 export { MAX_JSON_DEPTH } from './core/json.js';
 export { MAX_FILENAME_LENGTH, MAX_ID_LENGTH, MAX_METADATA_SIZE, MAX_RECORD_SIZE } from './core/limits.js';
 export { APP_PREFIX, TEMP_PREFIX, USER_PREFIX } from './core/state.js';

@@ -47,13 +47,6 @@ export class SessionNotFoundError extends SessionStoreError {
   }
 }
 
-/** `rewind` named an invocation none of the session's events belongs to (adk-python's error of that name). */
-export class InvocationNotFoundError extends SessionStoreError {
-  constructor(message: string) {
-    super('INVOCATION_NOT_FOUND', message);
-  }
-}
-
 /**
  * The stored session changed after the given session object was loaded or last
  * appended through. Reload it with `getSession` and retry.
@@ -130,7 +123,6 @@ export type Family = abstract new (...args: never[]) => SessionStoreError;
 const classes: Partial<Record<ErrorCode, Family>> = {
   ALREADY_EXISTS: AlreadyExistsError,
   SESSION_NOT_FOUND: SessionNotFoundError,
-  INVOCATION_NOT_FOUND: InvocationNotFoundError,
   STALE_SESSION: StaleSessionError,
   INVALID_INPUT: InvalidInputError,
   QUOTA_EXCEEDED: QuotaExceededError,
@@ -144,14 +136,14 @@ const classes: Partial<Record<ErrorCode, Family>> = {
 /**
  * The family's names, written out (minifiers rename classes), which are also
  * how `fromWireError` finds an error's class. A module declaring a subclass
- * of the family adds it here (`MissingTemplateKeyError`, in ../template.ts),
- * so the worker's start-up does not carry classes it never throws.
+ * of the family adds it here (`MissingTemplateKeyError`, in ../template.ts;
+ * `InvocationNotFoundError`, in ./invocation-not-found.ts), so neither the page
+ * nor the worker's start-up carries classes it never throws or catches.
  */
 export const familyNames = new Map<Family, string>([
   [SessionStoreError, 'SessionStoreError'],
   [AlreadyExistsError, 'AlreadyExistsError'],
   [SessionNotFoundError, 'SessionNotFoundError'],
-  [InvocationNotFoundError, 'InvocationNotFoundError'],
   [StaleSessionError, 'StaleSessionError'],
   [InvalidInputError, 'InvalidInputError'],
   [QuotaExceededError, 'QuotaExceededError'],
@@ -199,13 +191,15 @@ export function toWireError(error: unknown): WireError {
 
 /**
  * The error `wire` describes, of its class: found by name (a subclass such as
- * `MissingTemplateKeyError`), else by code. It is built as an `Error` with the
+ * `MissingTemplateKeyError`), else by code; a code of the family whose class
+ * this realm never loaded (the page of an app that does not import it) gives a
+ * `SessionStoreError` with that code and name. It is built as an `Error` with the
  * class's prototype, not through the class's constructor, whose parameters
  * differ from class to class; the fields the constructor set are then set.
  */
 export function fromWireError(wire: WireError): Error {
   const named = [...familyNames].find(([, name]) => name === wire.name)?.[0];
-  const Class = wire.code === 'UNKNOWN' ? undefined : (named ?? classes[wire.code]);
+  const Class = wire.code === 'UNKNOWN' ? undefined : (named ?? classes[wire.code] ?? SessionStoreError);
   const error: Error = Class ? Reflect.construct(Error, [wire.message], Class) : new Error(wire.message);
   for (const [field, value] of Object.entries({ code: wire.code, name: wire.name, ...wire.fields })) {
     // Defined, not assigned: a field named `__proto__` from the wire stays a field. `code` only on the family.

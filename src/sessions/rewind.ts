@@ -17,8 +17,9 @@
  * delta names, with their current values; a key both given at creation and later set by an event
  * then counts as absent at creation. Worker-side only: the page forwards the call.
  */
-import { fromWireError, InvocationNotFoundError, SessionNotFoundError, type WireError } from '../core/errors.js';
+import { fromWireError, SessionNotFoundError, type WireError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
+import { InvocationNotFoundError } from '../core/invocation-not-found.js';
 import { setOwn } from '../core/json.js';
 import { jsonEqual } from '../core/json-equal.js';
 import { type StateRecord, splitDelta } from '../core/state.js';

@@ -75,6 +75,14 @@ describe('errors across the worker boundary', () => {
     expect((received as MissingTemplateKeyError).key).toBe('artifact.notes.txt');
   });
 
+  it('a code of the family whose class this realm never loaded arrives as a SessionStoreError with that code', () => {
+    const received = fromWireError({ code: 'INVOCATION_NOT_FOUND', name: 'NotLoadedHereError', message: 'gone' });
+    expect(received).toBeInstanceOf(SessionStoreError);
+    expect(received).not.toBeInstanceOf(InvocationNotFoundError);
+    expect({ ...received }).toEqual({ code: 'INVOCATION_NOT_FOUND', name: 'NotLoadedHereError' });
+    expect(received.message).toBe('gone');
+  });
+
   it('an error outside the family keeps its name and message, and gains no class', () => {
     const received = acrossTheBoundary(new RangeError('out of range'));
     expect(received).not.toBeInstanceOf(SessionStoreError);
