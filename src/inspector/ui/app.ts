@@ -39,7 +39,8 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
       ? { appName: first.appName, userId: first.userId, session: { userId: first.userId, sessionId: first.sessionId } }
       : { appName: undefined, userId: undefined, session: undefined };
   });
-  const [selected, setSelected] = useState<number | undefined>(undefined);
+  // The selected event by id: its position moves when the rest of a long session joins the newest events.
+  const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
   const [pendingEvent, setPendingEvent] = useState<string | undefined>(undefined);
   const [filters, setFilters] = useState(noFilters);
   const [found, setFound] = useState<Found | undefined>(undefined);
@@ -52,6 +53,11 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
   const { session, events } = view;
   const rows = useMemo(() => rowsOf(events, filters), [events, filters]);
   const toolTimes = useMemo(() => toolDurations(events), [events]);
+  const selected = useMemo(() => {
+    const index = selectedId === undefined ? -1 : events.findIndex((e) => e.id === selectedId);
+    return index < 0 ? undefined : index;
+  }, [events, selectedId]);
+  const setSelected = (index: number | undefined) => setSelectedId(index === undefined ? undefined : events[index]?.id);
 
   // A search hit names an event by id: select it once its session is read.
   useEffect(() => {
@@ -59,7 +65,7 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
     const index = events.findIndex((e) => e.id === pendingEvent);
     if (index < 0 && !view.complete) return;
     setPendingEvent(undefined);
-    if (index >= 0) setSelected(index);
+    if (index >= 0) setSelectedId(pendingEvent);
   }, [pendingEvent, session, key?.sessionId, events, view.complete]);
 
   const select = (next: Selection) => {
@@ -68,7 +74,7 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
       next.session?.sessionId !== key?.sessionId ||
       next.session?.userId !== key?.userId
     )
-      setSelected(undefined);
+      setSelectedId(undefined);
     setSelection(next);
   };
   const openHit = (hit: UserHit) => {

@@ -309,6 +309,30 @@ describe('mountInspector', () => {
     expect(at && at.top >= view.top - 1 && at.bottom <= view.bottom + 1).toBe(true);
   });
 
+  it('keeps the event selected while its newest events are shown when the rest of a long session joins', async () => {
+    const events = Array.from({ length: 400 }, (_, i) =>
+      event({ at: i, content: { parts: [{ text: `line ${i + 1}` }] } }),
+    );
+    fixture = await storeWith([{ userId: 'ada', sessionId: 'joining', events }]);
+    // The whole-session read waits until the test lets it through; the newest events' read does not.
+    const { store } = fixture;
+    const read = store.getSession.bind(store);
+    let letThrough = () => {};
+    const gate = new Promise<void>((resolve) => {
+      letThrough = resolve;
+    });
+    store.getSession = (request) => (request.config ? read(request) : gate.then(() => read(request)));
+    await opened();
+    await expect.poll(() => q('.col-head [role="status"]')?.textContent).toContain('newest, reading the rest');
+    const row = qa('.rows .ev').find((b) => b.textContent?.includes('line 398'));
+    row?.click();
+    await expect.poll(() => q('.details h3')?.textContent).toBe('Event #298 of 300');
+    letThrough();
+    await expect.poll(() => q('.col-head [role="status"]')?.textContent).toBe('400 of 400');
+    expect(q('.details h3')?.textContent).toBe('Event #398 of 400');
+    expect(q('.details')?.textContent).toContain('line 398');
+  });
+
   it('is read-only by default; allowWrites adds delete and set-state, which write through the store', async () => {
     fixture = await storeWith([{ userId: 'ada', sessionId: 'trip', events: agentTurns() }]);
     const readOnly = await opened();
