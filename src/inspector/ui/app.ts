@@ -16,16 +16,10 @@ import { Filters } from './filters.js';
 import { noFilters, rowsOf, toolDurations } from './model.js';
 import { Pickers, type Selection } from './pickers.js';
 import { Scopes } from './scopes.js';
-import { SearchForm, SearchResults, type UserHit } from './search.js';
+import { type Found, SearchForm, SearchResults, search, type UserHit } from './search.js';
 import { useSessionEvents } from './session-events.js';
 import { INSPECTOR_CSS } from './styles.js';
 import { Timeline } from './timeline.js';
-
-interface Found {
-  hits: UserHit[];
-  query: string;
-  error: string;
-}
 
 function Fold(props: { title: string; open?: boolean; children?: ComponentChildren }) {
   return h('details', { class: 'fold', open: props.open ?? false }, h('summary', null, props.title), props.children);
@@ -81,6 +75,17 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
     select({ ...selection, session: { userId: hit.userId, sessionId: hit.sessionId } });
     setPendingEvent(hit.eventId);
   };
+  // Results answer the app and user picked: another user searches again for the same words, another app clears them.
+  useEffect(() => {
+    if (!found) return;
+    if (found.appName !== appName || !appName) return setFound(undefined);
+    if (found.userId === selection.userId) return;
+    let live = true;
+    search(store, appName, selection.userId, found.query).then((next) => live && setFound(next));
+    return () => {
+      live = false;
+    };
+  }, [found, appName, selection.userId, store]);
   const at = appName && key ? { appName, userId: key.userId, sessionId: key.sessionId } : undefined;
 
   return h(
@@ -95,7 +100,7 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
         store,
         appName,
         userId: selection.userId,
-        onResults: (hits, query, error) => setFound(hits ? { hits, query, error: error ?? '' } : undefined),
+        onResults: setFound,
       }),
       options.position === 'full'
         ? null
@@ -127,8 +132,7 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
         { class: 'col detail', 'aria-label': 'Details' },
         found
           ? h(SearchResults, {
-              ...found,
-              allUsers: selection.userId === undefined,
+              found,
               onOpen: openHit,
               onClear: () => setFound(undefined),
             })

@@ -216,7 +216,7 @@ describe('mountInspector', () => {
     expect(scroller.scrollTop).toBe(0);
   });
 
-  it('with "All users", searches every user of the app and opens the hit', async () => {
+  it('with "All users", searches every user of the app and opens the hit; another user searches again', async () => {
     fixture = await storeWith([
       {
         userId: 'ada',
@@ -244,13 +244,17 @@ describe('mountInspector', () => {
     await expect.poll(() => control<HTMLSelectElement>('Session').value).toBe(JSON.stringify(['bob', 'b1']));
     await expect.poll(() => q('.details h3')?.textContent).toBe('Event #1 of 1');
 
+    // Picking a user searches again, in that user's conversations, and the answer names whose they were.
     choose('User', 'cy');
     await expect.poll(() => control<HTMLSelectElement>('Session').value).toBe(JSON.stringify(['cy', 'c1']));
+    await expect.poll(() => q('.detail .muted')?.textContent).toBe("Nothing in cy's conversations matches.");
+    choose('User', 'ada');
+    await expect.poll(() => qa('.hits .hit-where').map((e) => e.textContent)).toEqual(['ada · a1']);
     const mine = control<HTMLInputElement>('Search this user');
-    mine.value = 'passport';
+    mine.value = 'photo';
     mine.dispatchEvent(new Event('input', { bubbles: true }));
     button('Search').click();
-    await expect.poll(() => q('.detail .muted')?.textContent).toBe("Nothing in this user's conversations matches.");
+    await expect.poll(() => q('.detail .muted')?.textContent).toBe("Nothing in ada's conversations matches.");
   });
 
   it('moves through the events with the arrow keys, Home and End, one tab stop for the list', async () => {
