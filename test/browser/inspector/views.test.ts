@@ -337,6 +337,36 @@ describe('mountInspector', () => {
     expect(q('.details')?.textContent).toContain('line 398');
   });
 
+  it('lists the newest 100 sessions and the next ones on demand; a hit in an older one stays selected', async () => {
+    const sessions = Array.from({ length: 130 }, (_, i) => ({
+      userId: 'ada',
+      sessionId: `s${String(i).padStart(3, '0')}`,
+      events: [event({ at: i, content: { parts: [{ text: i === 3 ? 'the lost receipt' : `chat ${i}` }] } })],
+    }));
+    fixture = await storeWith(sessions);
+    await opened();
+    const options = () => [...control<HTMLSelectElement>('Session').options].map((o) => o.textContent ?? '');
+    await expect.poll(() => options().length).toBe(101);
+    expect(options()[0]).toContain('s129');
+    expect(options().at(-1)).toBe('30 older: list 30 more…');
+
+    // A search hit in a session older than those listed opens it, and it stays selected.
+    const box = control<HTMLInputElement>('Search all users');
+    box.value = 'receipt';
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+    button('Search').click();
+    await expect.poll(() => qa('.hits .hit').length).toBe(1);
+    qa('.hits .hit')[0]?.click();
+    await expect.poll(() => control<HTMLSelectElement>('Session').value).toBe(JSON.stringify(['ada', 's003']));
+    await expect.poll(() => q('.details')?.textContent).toContain('the lost receipt');
+    expect(options()).toContain('ada / s003');
+
+    choose('Session', 'more');
+    await expect.poll(() => options().length).toBe(130);
+    expect(options().at(-1)).toContain('s000');
+    expect(control<HTMLSelectElement>('Session').value).toBe(JSON.stringify(['ada', 's003']));
+  });
+
   it('is read-only by default; allowWrites adds delete and set-state, which write through the store', async () => {
     fixture = await storeWith([{ userId: 'ada', sessionId: 'trip', events: agentTurns() }]);
     const readOnly = await opened();
