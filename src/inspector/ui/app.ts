@@ -8,7 +8,7 @@
  */
 import { type ComponentChildren, h, render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { SessionStore } from '../../index.js';
+import type { SessionKey, SessionStore } from '../../index.js';
 import type { ResolvedInspectorOptions } from '../options.js';
 import { EventDetails } from './details.js';
 import { Artifacts, Memory, Sync } from './extras.js';
@@ -25,8 +25,8 @@ function Fold(props: { title: string; open?: boolean; children?: ComponentChildr
   return h('details', { class: 'fold', open: props.open ?? false }, h('summary', null, props.title), props.children);
 }
 
-function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptions }) {
-  const { store, options } = props;
+function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptions; shown?: SessionKey }) {
+  const { store, options, shown } = props;
   const [selection, setSelection] = useState<Selection>(() => {
     const first = options.initialSession;
     return first
@@ -71,6 +71,16 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
       setSelectedId(undefined);
     setSelection(next);
   };
+  // The app moved to another session (`showSession`): each call is a new object, so the same session twice selects it again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the app asks, not when the selection changes.
+  useEffect(() => {
+    if (shown)
+      select({
+        appName: shown.appName,
+        userId: shown.userId,
+        session: { userId: shown.userId, sessionId: shown.sessionId },
+      });
+  }, [shown]);
   const openHit = (hit: UserHit) => {
     select({ ...selection, session: { userId: hit.userId, sessionId: hit.sessionId } });
     setPendingEvent(hit.eventId);
@@ -95,7 +105,13 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
       'div',
       { class: 'bar' },
       h('h2', null, 'Session inspector'),
-      h(Pickers, { store, selection, onSelect: select, allowWrites: options.allowWrites }),
+      h(Pickers, {
+        store,
+        selection,
+        onSelect: select,
+        allowWrites: options.allowWrites,
+        missing: view.status === 'ready' && !session,
+      }),
       h(SearchForm, {
         store,
         appName,
@@ -161,13 +177,22 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
 }
 
 /** Renders the inspector into `panel`; returns what unmounts it (and stops its queries). */
+/** The mounted views: `show` moves them to another session (rendered again, their state kept). */
+export interface InspectorViews {
+  show(session: SessionKey): void;
+  unmount(): void;
+}
+
 export function renderInspector(
   panel: HTMLElement,
   store: SessionStore,
   options: ResolvedInspectorOptions,
-): () => void {
+): InspectorViews {
   render(h(Inspector, { store, options }), panel);
-  return () => render(null, panel);
+  return {
+    show: (session) => render(h(Inspector, { store, options, shown: { ...session } }), panel),
+    unmount: () => render(null, panel),
+  };
 }
 /** The views' stylesheet, adopted by the shadow root beside the host's. */
 renderInspector.css = INSPECTOR_CSS;

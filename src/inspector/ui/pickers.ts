@@ -1,8 +1,9 @@
 /**
  * The app, user ("All users" or one) and session the inspector shows, each kept current with the store.
  * The session picker lists the newest `PAGE` sessions and offers the next ones on demand: an app's
- * thousands of sessions are never one list. A session opened from elsewhere (a search hit) stays
- * selected though it is not among those listed.
+ * thousands of sessions are never one list. A session opened from elsewhere (a search hit, the
+ * app's `showSession`) stays selected though it is not among those listed (or not yet: the listing
+ * may lag a session just created); only one found missing gives way to the newest.
  */
 import { h } from 'preact';
 import { useLayoutEffect, useState } from 'preact/hooks';
@@ -29,6 +30,8 @@ export function Pickers(props: {
   selection: Selection;
   onSelect(selection: Selection): void;
   allowWrites: boolean;
+  /** The selected session was read and does not exist (deleted, or never was). */
+  missing: boolean;
 }) {
   const { store, selection } = props;
   const { appName, userId } = selection;
@@ -57,8 +60,7 @@ export function Pickers(props: {
   const current = selection.session;
   const sessionValue = current ? JSON.stringify([current.userId, current.sessionId]) : '';
   const listed = current && sessions.some((s) => s.userId === current.userId && s.id === current.sessionId);
-  // A session not among the newest listed is kept while there are more than those.
-  const picked = listed || (current !== undefined && unlisted > 0);
+  const picked = current !== undefined && !props.missing;
   const newest = sessions[0];
   // The newest session is shown until one is picked, and when the picked one goes away; the first app until one is.
   // As the render commits (a layout effect): the session's read then starts without waiting for a frame.
@@ -136,7 +138,7 @@ export function Pickers(props: {
             `${userId === undefined ? `${s.userId} / ` : ''}${s.id} · ${humanTime(s.lastUpdateTime)}`,
           ),
         ),
-        current && !listed && picked
+        picked && !listed
           ? h(
               'option',
               { value: sessionValue },

@@ -94,6 +94,24 @@ describe('mountInspector', () => {
     await expect.poll(rowsShowing).toEqual(['#2', '#3']);
   });
 
+  it('showSession moves it to another session, keeping the filters', async () => {
+    fixture = await storeWith([
+      { userId: 'ada', sessionId: 'trip', events: agentTurns() },
+      { userId: 'bob', sessionId: 'quiz', events: agentTurns() },
+    ]);
+    const handle = await opened({ initialSession: { appName: APP, userId: 'ada', sessionId: 'trip' } });
+    await expect.poll(() => control<HTMLSelectElement>('Session').value).toBe(JSON.stringify(['ada', 'trip']));
+    qa<HTMLInputElement>('.kinds input')
+      .find((i) => i.parentElement?.textContent === 'call')
+      ?.click();
+    await expect.poll(rowsShowing).toEqual(['#2']);
+    handle.showSession({ appName: APP, userId: 'bob', sessionId: 'quiz' });
+    await expect.poll(() => control<HTMLSelectElement>('Session').value).toBe(JSON.stringify(['bob', 'quiz']));
+    expect(control<HTMLSelectElement>('User').value).toBe('bob');
+    await expect.poll(rowsShowing).toEqual(['#2']);
+    expect(q('.col-head [role="status"]')?.textContent).toBe('1 of 6');
+  });
+
   it('shows an event as a JSON tree with times as dates, and the state it changed before and after', async () => {
     fixture = await storeWith([{ userId: 'ada', sessionId: 'trip', events: agentTurns() }]);
     await opened();
