@@ -19,6 +19,7 @@ import { engines } from '../scripts/engines/index.js';
 import { runArtifactBench } from './artifacts/run.js';
 import { renderChart } from './chart.js';
 import type { ContenderId } from './contender.js';
+import { runInspectorBench } from './inspector/run.js';
 import { parseArgs, selection } from './options.js';
 import {
   CONTENDER_LABELS,
@@ -318,6 +319,8 @@ async function main(): Promise<void> {
   if (!targeted && engine.name === 'chromium') await runArtifactBench({ quick: options.quick, out: outDir });
   // So has search (bench/search/run.ts), driven in Chromium.
   if (!targeted && engine.name === 'chromium') await runSearchBench({ quick: options.quick, out: outDir });
+  // So has the inspector on a long session (bench/inspector/run.ts), also Chromium's: it reads long animation frames.
+  if (!targeted && engine.name === 'chromium') await runInspectorBench({ quick: options.quick, out: outDir });
 }
 
 function fmt(ms: number | null): string {

@@ -69,7 +69,8 @@ const transfer = new TransferPanel(app);
 
 /*
  * The inspector, mounted as any app mounts it: on the app's store, filling its own pane. It shows
- * the conversation the chat has open: a new one (New session, a link) mounts it again on that one.
+ * the conversation the chat has open: a new one (New session, a link) is shown in it with
+ * `showSession`, its filters kept; a new sync handle mounts it again.
  */
 const inspectorPane = h('div', { class: 'inspector-pane' });
 let inspector: InspectorHandle | undefined;
@@ -91,6 +92,17 @@ function remountInspector(): Promise<void> {
       : {}),
   });
   return inspector.open();
+}
+
+/** Shows the chat's conversation in the inspector (mounting it the first time). */
+function inspectSelected(): void {
+  const open = app.selection();
+  if (!inspector || !open.app || !open.session) {
+    void remountInspector().catch(report);
+    return;
+  }
+  inspected = JSON.stringify([open.app, open.session]);
+  inspector.showSession({ appName: open.app, userId: open.session.userId, sessionId: open.session.id });
 }
 
 function startSampleData(request: {
@@ -157,7 +169,8 @@ async function show(): Promise<void> {
   document.title = `${selection.session?.id ?? 'No conversation'} · ADK agent demo`;
   syncPanel.selectionChanged(selection);
   const wanted = JSON.stringify([selection.app, selection.session]);
-  await Promise.all([chat.show(selection), wanted === inspected ? null : remountInspector()]);
+  if (wanted !== inspected) inspectSelected();
+  await chat.show(selection);
 }
 
 const refreshStorage = throttle(() => void storage.refresh().catch(() => {}), 2000);

@@ -83,7 +83,8 @@ const vitest = (label, engine, projects) => {
 };
 vitest(`tests (Node, ${first}, package)`, first, []);
 for (const engine of others) vitest(`browser tests (${engine})`, engine, ['browser', 'e2e*']);
-// The benchmark at tiny sizes (about 10 s): keeps bench/ running against the current API,
+// The benchmark at tiny sizes (about 10 s, then the artifact, search and inspector benches: the
+// inspector's adds about 40 s on a busy 2-core machine): keeps bench/ running against the current API,
 // and checks that every contender reads back exactly what it wrote. No timing is asserted.
 run('bench smoke', bin('tsx'), ['bench/run.ts', '--quick']);
 // The API reference from the TSDoc, then the site; VitePress fails the build on a dead internal link.

@@ -17,9 +17,18 @@ import type { SessionStore } from '../index.js';
 import { HOST_CSS } from './host-style.js';
 import { InspectorLoadError } from './load-error.js';
 import type { InspectorHandle, InspectorOptions } from './options.js';
+import type { InspectorViews } from './ui/app.js';
 
 export { InspectorLoadError } from './load-error.js';
-export type { InspectorHandle, InspectorOptions, InspectorPosition, InspectorTheme } from './options.js';
+export type {
+  InspectorHandle,
+  InspectorOptions,
+  InspectorPosition,
+  InspectorTheme,
+} from './options.js';
+
+// A failed load of the views is answered by `open()`; what waits on it besides does nothing.
+const ignore = (): void => {};
 
 const sheetOf = (css: string): CSSStyleSheet => {
   const sheet = new CSSStyleSheet();
@@ -63,7 +72,8 @@ export function mountInspector(store: SessionStore, options: InspectorOptions = 
   };
   setOpen(false);
   let destroyed = false;
-  let loading: Promise<() => void> | undefined;
+  let loading: Promise<InspectorViews> | undefined;
+  let initialSession = options.initialSession;
   const handle: InspectorHandle = {
     get isOpen() {
       return isOpen;
@@ -78,7 +88,7 @@ export function mountInspector(store: SessionStore, options: InspectorOptions = 
             position,
             allowWrites: options.allowWrites === true,
             sync: options.sync,
-            initialSession: options.initialSession,
+            initialSession,
             onClose: () => handle.close(),
           });
         },
@@ -88,18 +98,22 @@ export function mountInspector(store: SessionStore, options: InspectorOptions = 
       );
       // A failed fetch of the views (offline, a redeploy) rejects this open and closes the empty
       // panel, its button back for the next try.
-      const unmount = await loading.catch((error: unknown) => {
+      const views = await loading.catch((error: unknown) => {
         loading = undefined;
         handle.close();
         throw error;
       });
-      if (destroyed) unmount();
+      if (destroyed) views.unmount();
     },
     close() {
       if (embedded) return;
       const hadFocus = panel.contains(root.activeElement);
       setOpen(false);
       if (hadFocus) button.focus();
+    },
+    showSession(session) {
+      initialSession = session;
+      loading?.then((views) => views.show(session), ignore);
     },
     toggle() {
       if (isOpen) {
@@ -112,11 +126,11 @@ export function mountInspector(store: SessionStore, options: InspectorOptions = 
       if (destroyed) return;
       destroyed = true;
       setOpen(false);
-      void loading?.then((unmount) => unmount());
+      loading?.then((views) => views.unmount(), ignore);
       host.remove();
     },
   };
-  button.addEventListener('click', () => handle.toggle().catch(() => {}));
+  button.addEventListener('click', () => handle.toggle().catch(ignore));
   if (options.initialOpen || embedded) void handle.open();
   return handle;
 }

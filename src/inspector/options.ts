@@ -1,5 +1,5 @@
 /** What `mountInspector` takes and returns, and what its views are given. */
-import type { SyncHandle } from '../index.js';
+import type { SessionKey, SyncHandle } from '../index.js';
 
 /** Where the open inspector sits: docked to an edge of the window, or filling it (or `target`). */
 export type InspectorPosition = 'bottom' | 'right' | 'left' | 'full';
@@ -25,7 +25,7 @@ export interface InspectorOptions {
   /** Colours; `'auto'` follows `prefers-color-scheme`. */
   theme?: InspectorTheme;
   /** The session to show first (its app and user are selected with it). */
-  initialSession?: { appName: string; userId: string; sessionId: string };
+  initialSession?: SessionKey;
 }
 
 /** What `mountInspector` returns. */
@@ -40,6 +40,11 @@ export interface InspectorHandle {
   open(): Promise<void>;
   /** Closes the panel (it keeps its place and selection for the next open). */
   close(): void;
+  /**
+   * Shows `session` (its app and user picked with it), as `initialSession` does at mount, keeping
+   * the filters and folds as they are: for an app whose own view moves to another session.
+   */
+  showSession(session: SessionKey): void;
   /** Opens a closed panel, closes an open one; resolves like `open`. */
   toggle(): Promise<void>;
   /** Removes the button and the panel from the page and stops every query the inspector ran. */

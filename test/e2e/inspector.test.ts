@@ -214,7 +214,12 @@ describe('the demo app and its inspector', () => {
 
     await expect.poll(() => picker(page, 'App').inputValue()).toBe('sample-app');
     await expect.poll(() => picker(page, 'User').locator('option').count()).toBe(4); // All users + 3
-    await expect.poll(() => picker(page, 'Session').locator('option').count()).toBe(120);
+    // The newest 100 sessions are listed, the other 20 on demand.
+    const sessions = picker(page, 'Session').locator('option');
+    await expect.poll(() => sessions.count()).toBe(101);
+    expect(await sessions.last().textContent()).toBe('20 older: list 20 more…');
+    await picker(page, 'Session').selectOption('more');
+    await expect.poll(() => sessions.count()).toBe(120);
     // The newest session is shown, with its events.
     await expect.poll(() => eventCount(page)).toBe(6);
   });

@@ -87,7 +87,7 @@ describe('searching conversations in the demo', () => {
     await search(page, 'ホテル');
     await expect
       .poll(() => inspector(page).getByRole('region', { name: 'Details' }).textContent(), { timeout: 10_000 })
-      .toContain("Nothing in this user's conversations matches.");
+      .toContain("Nothing in bob's conversations matches.");
 
     await picker(page, 'User').selectOption({ label: 'All users' });
     await search(page, 'ホテル');

@@ -4,6 +4,7 @@
  * land in the ADK fields they mean, and `persistChat` keeps a chat across reloads,
  * hands out and sends files as `data:` URLs in any tab, and keeps the chat's title in state.
  */
+import assert from 'node:assert/strict';
 import type { ChatTransport, UIMessage, UIMessageChunk } from 'ai';
 import { IDBFactory } from 'fake-indexeddb';
 import fc from 'fast-check';
@@ -64,7 +65,9 @@ describe('UIMessage <-> ADK event', () => {
     fc.assert(
       fc.property(uiMessage, (message) => {
         const event = JSON.parse(JSON.stringify(messageToEvent(message)));
-        expect(eventToMessage(event)).toStrictEqual(message);
+        // node's deep-strict equality: Vitest's toStrictEqual compares `.constructor`, which a
+        // message may hold as a plain key (`providerMetadata: { constructor: {} }`).
+        assert.deepStrictEqual(eventToMessage(event), message);
       }),
       { numRuns: 300 },
     );
@@ -228,7 +231,7 @@ describe('persistChat', () => {
         const saving = persistChat(writer, chat);
         await saving.load();
         for (const message of messages) await saving.save(message);
-        expect(await persistChat(reader, chat).load()).toStrictEqual(messages);
+        assert.deepStrictEqual(await persistChat(reader, chat).load(), messages);
       }),
       { numRuns: 40 },
     );

@@ -8,7 +8,7 @@
  */
 import { type ComponentChildren, h, render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { SessionStore } from '../../index.js';
+import type { SessionKey, SessionStore } from '../../index.js';
 import type { ResolvedInspectorOptions } from '../options.js';
 import { EventDetails } from './details.js';
 import { Artifacts, Memory, Sync } from './extras.js';
@@ -16,30 +16,25 @@ import { Filters } from './filters.js';
 import { noFilters, rowsOf, toolDurations } from './model.js';
 import { Pickers, type Selection } from './pickers.js';
 import { Scopes } from './scopes.js';
-import { SearchForm, SearchResults, type UserHit } from './search.js';
+import { type Found, SearchForm, SearchResults, search, type UserHit } from './search.js';
 import { useSessionEvents } from './session-events.js';
 import { INSPECTOR_CSS } from './styles.js';
 import { Timeline } from './timeline.js';
-
-interface Found {
-  hits: UserHit[];
-  query: string;
-  error: string;
-}
 
 function Fold(props: { title: string; open?: boolean; children?: ComponentChildren }) {
   return h('details', { class: 'fold', open: props.open ?? false }, h('summary', null, props.title), props.children);
 }
 
-function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptions }) {
-  const { store, options } = props;
+function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptions; shown?: SessionKey }) {
+  const { store, options, shown } = props;
   const [selection, setSelection] = useState<Selection>(() => {
     const first = options.initialSession;
     return first
       ? { appName: first.appName, userId: first.userId, session: { userId: first.userId, sessionId: first.sessionId } }
       : { appName: undefined, userId: undefined, session: undefined };
   });
-  const [selected, setSelected] = useState<number | undefined>(undefined);
+  // The selected event by id: its position moves when the rest of a long session joins the newest events.
+  const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
   const [pendingEvent, setPendingEvent] = useState<string | undefined>(undefined);
   const [filters, setFilters] = useState(noFilters);
   const [found, setFound] = useState<Found | undefined>(undefined);
@@ -52,6 +47,11 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
   const { session, events } = view;
   const rows = useMemo(() => rowsOf(events, filters), [events, filters]);
   const toolTimes = useMemo(() => toolDurations(events), [events]);
+  const selected = useMemo(() => {
+    const index = selectedId === undefined ? -1 : events.findIndex((e) => e.id === selectedId);
+    return index < 0 ? undefined : index;
+  }, [events, selectedId]);
+  const setSelected = (index: number | undefined) => setSelectedId(index === undefined ? undefined : events[index]?.id);
 
   // A search hit names an event by id: select it once its session is read.
   useEffect(() => {
@@ -59,7 +59,7 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
     const index = events.findIndex((e) => e.id === pendingEvent);
     if (index < 0 && !view.complete) return;
     setPendingEvent(undefined);
-    if (index >= 0) setSelected(index);
+    if (index >= 0) setSelectedId(pendingEvent);
   }, [pendingEvent, session, key?.sessionId, events, view.complete]);
 
   const select = (next: Selection) => {
@@ -68,13 +68,34 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
       next.session?.sessionId !== key?.sessionId ||
       next.session?.userId !== key?.userId
     )
-      setSelected(undefined);
+      setSelectedId(undefined);
     setSelection(next);
   };
+  // The app moved to another session (`showSession`): each call is a new object, so the same session twice selects it again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the app asks, not when the selection changes.
+  useEffect(() => {
+    if (shown)
+      select({
+        appName: shown.appName,
+        userId: shown.userId,
+        session: { userId: shown.userId, sessionId: shown.sessionId },
+      });
+  }, [shown]);
   const openHit = (hit: UserHit) => {
     select({ ...selection, session: { userId: hit.userId, sessionId: hit.sessionId } });
     setPendingEvent(hit.eventId);
   };
+  // Results answer the app and user picked: another user searches again for the same words, another app clears them.
+  useEffect(() => {
+    if (!found) return;
+    if (found.appName !== appName || !appName) return setFound(undefined);
+    if (found.userId === selection.userId) return;
+    let live = true;
+    search(store, appName, selection.userId, found.query).then((next) => live && setFound(next));
+    return () => {
+      live = false;
+    };
+  }, [found, appName, selection.userId, store]);
   const at = appName && key ? { appName, userId: key.userId, sessionId: key.sessionId } : undefined;
 
   return h(
@@ -84,12 +105,18 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
       'div',
       { class: 'bar' },
       h('h2', null, 'Session inspector'),
-      h(Pickers, { store, selection, onSelect: select, allowWrites: options.allowWrites }),
+      h(Pickers, {
+        store,
+        selection,
+        onSelect: select,
+        allowWrites: options.allowWrites,
+        missing: view.status === 'ready' && !session,
+      }),
       h(SearchForm, {
         store,
         appName,
         userId: selection.userId,
-        onResults: (hits, query, error) => setFound(hits ? { hits, query, error: error ?? '' } : undefined),
+        onResults: setFound,
       }),
       options.position === 'full'
         ? null
@@ -121,8 +148,7 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
         { class: 'col detail', 'aria-label': 'Details' },
         found
           ? h(SearchResults, {
-              ...found,
-              allUsers: selection.userId === undefined,
+              found,
               onOpen: openHit,
               onClear: () => setFound(undefined),
             })
@@ -151,13 +177,22 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
 }
 
 /** Renders the inspector into `panel`; returns what unmounts it (and stops its queries). */
+/** The mounted views: `show` moves them to another session (rendered again, their state kept). */
+export interface InspectorViews {
+  show(session: SessionKey): void;
+  unmount(): void;
+}
+
 export function renderInspector(
   panel: HTMLElement,
   store: SessionStore,
   options: ResolvedInspectorOptions,
-): () => void {
+): InspectorViews {
   render(h(Inspector, { store, options }), panel);
-  return () => render(null, panel);
+  return {
+    show: (session) => render(h(Inspector, { store, options, shown: { ...session } }), panel),
+    unmount: () => render(null, panel),
+  };
 }
 /** The views' stylesheet, adopted by the shadow root beside the host's. */
 renderInspector.css = INSPECTOR_CSS;

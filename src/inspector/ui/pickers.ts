@@ -1,4 +1,10 @@
-/** The app, user ("All users" or one) and session the inspector shows, each kept current with the store. */
+/**
+ * The app, user ("All users" or one) and session the inspector shows, each kept current with the store.
+ * The session picker lists the newest `PAGE` sessions and offers the next ones on demand: an app's
+ * thousands of sessions are never one list. A session opened from elsewhere (a search hit, the
+ * app's `showSession`) stays selected though it is not among those listed (or not yet: the listing
+ * may lag a session just created); only one found missing gives way to the newest.
+ */
 import { h } from 'preact';
 import { useLayoutEffect, useState } from 'preact/hooks';
 import { type Session, type SessionStore, watchSessions } from '../../index.js';
@@ -15,12 +21,17 @@ export interface Selection {
 const onChange = (set: (value: string) => void) => (e: { currentTarget: HTMLSelectElement }) =>
   set(e.currentTarget.value);
 const ALL = '';
+/** The value of the session picker's last option, which lists `PAGE` more. */
+const MORE = 'more';
+const PAGE = 100;
 
 export function Pickers(props: {
   store: SessionStore;
   selection: Selection;
   onSelect(selection: Selection): void;
   allowWrites: boolean;
+  /** The selected session was read and does not exist (deleted, or never was). */
+  missing: boolean;
 }) {
   const { store, selection } = props;
   const { appName, userId } = selection;
@@ -31,20 +42,25 @@ export function Pickers(props: {
     () => store.listUsers({ appName: appName as string }),
     JSON.stringify([appName]),
   );
+  const scope = JSON.stringify([appName, userId]);
+  const [asked, setAsked] = useState({ scope, limit: PAGE });
+  const limit = asked.scope === scope ? asked.limit : PAGE;
   const listing = useLive(
     () =>
       appName === undefined
         ? undefined
-        : watchSessions(store, { appName, ...(userId === undefined ? {} : { userId }), order: 'desc' }),
-    JSON.stringify([appName, userId]),
+        : watchSessions(store, { appName, ...(userId === undefined ? {} : { userId }), order: 'desc', limit }),
+    JSON.stringify([appName, userId, limit]),
   );
   const sessions: readonly Session[] = listing?.value?.sessions ?? [];
+  const unlisted = (listing?.value?.totalItems ?? 0) - sessions.length;
   const [confirming, setConfirming] = useState(false);
 
   const appNames = apps.value?.map((a) => a.appName) ?? [];
   const current = selection.session;
   const sessionValue = current ? JSON.stringify([current.userId, current.sessionId]) : '';
-  const picked = current && sessions.some((s) => s.userId === current.userId && s.id === current.sessionId);
+  const listed = current && sessions.some((s) => s.userId === current.userId && s.id === current.sessionId);
+  const picked = current !== undefined && !props.missing;
   const newest = sessions[0];
   // The newest session is shown until one is picked, and when the picked one goes away; the first app until one is.
   // As the render commits (a layout effect): the session's read then starts without waiting for a frame.
@@ -109,6 +125,7 @@ export function Pickers(props: {
         {
           value: sessionValue,
           onChange: onChange((v) => {
+            if (v === MORE) return setAsked({ scope, limit: limit + PAGE });
             const [user, id] = JSON.parse(v) as [string, string];
             props.onSelect({ ...selection, session: { userId: user, sessionId: id } });
           }),
@@ -121,6 +138,14 @@ export function Pickers(props: {
             `${userId === undefined ? `${s.userId} / ` : ''}${s.id} · ${humanTime(s.lastUpdateTime)}`,
           ),
         ),
+        picked && !listed
+          ? h(
+              'option',
+              { value: sessionValue },
+              `${userId === undefined ? `${current.userId} / ` : ''}${current.sessionId}`,
+            )
+          : null,
+        unlisted > 0 ? h('option', { value: MORE }, `${unlisted} older: list ${Math.min(PAGE, unlisted)} more…`) : null,
       ),
     ),
     props.allowWrites && current

@@ -2,7 +2,8 @@
  * Full-text search of the selected user's events, or, with "All users", of
  * every user of the app: one search per user (the store searches one user at a
  * time), merged by rank (a hit's place in its own user's answer, since scores
- * compare only within one answer).
+ * compare only within one answer). What is shown says whose conversations were
+ * searched; picking another user searches again for the same words.
  */
 import { h } from 'preact';
 import type { SearchHit, SessionStore } from '../../index.js';
@@ -13,6 +14,29 @@ export interface UserHit extends SearchHit {
 }
 
 const LIMIT = 20;
+
+/** A search's answer and what it searched: the app, and one user or (`undefined`) all of them. */
+export interface Found {
+  appName: string;
+  userId: string | undefined;
+  query: string;
+  hits: UserHit[];
+  error: string;
+}
+
+/** Searches and says what: a failed search is an answer with its error's message. */
+export function search(
+  store: SessionStore,
+  appName: string,
+  userId: string | undefined,
+  query: string,
+): Promise<Found> {
+  const found = { appName, userId, query };
+  return searchApp(store, appName, userId, query).then(
+    (hits) => ({ ...found, hits, error: '' }),
+    (error: unknown) => ({ ...found, hits: [], error: error instanceof Error ? error.message : String(error) }),
+  );
+}
 
 export async function searchApp(
   store: SessionStore,
@@ -52,17 +76,14 @@ export function SearchForm(props: {
   store: SessionStore;
   appName: string | undefined;
   userId: string | undefined;
-  onResults(hits: UserHit[] | undefined, query: string, error?: string): void;
+  onResults(found: Found | undefined): void;
 }) {
   const submit = (e: SubmitEvent) => {
     e.preventDefault();
     const query = String(new FormData(e.currentTarget as HTMLFormElement).get('query') ?? '');
     const { appName } = props;
-    if (!appName || query.trim() === '') return props.onResults(undefined, '');
-    searchApp(props.store, appName, props.userId, query).then(
-      (hits) => props.onResults(hits, query),
-      (error: unknown) => props.onResults([], query, error instanceof Error ? error.message : String(error)),
-    );
+    if (!appName || query.trim() === '') return props.onResults(undefined);
+    search(props.store, appName, props.userId, query).then(props.onResults);
   };
   return h(
     'form',
@@ -77,22 +98,16 @@ export function SearchForm(props: {
   );
 }
 
-export function SearchResults(props: {
-  hits: UserHit[];
-  query: string;
-  error: string;
-  allUsers: boolean;
-  onOpen(hit: UserHit): void;
-  onClear(): void;
-}) {
+export function SearchResults(props: { found: Found; onOpen(hit: UserHit): void; onClear(): void }) {
   const head = h(
     'div',
     { class: 'json-head' },
-    h('h3', null, `Search: ${props.query}`),
+    h('h3', null, `Search: ${props.found.query}`),
     h('button', { type: 'button', onClick: props.onClear }, 'Clear search'),
   );
-  if (props.error) return h('div', null, head, h('p', { role: 'alert' }, props.error));
-  if (props.hits.length === 0)
+  const { hits, error, userId } = props.found;
+  if (error) return h('div', null, head, h('p', { role: 'alert' }, error));
+  if (hits.length === 0)
     return h(
       'div',
       null,
@@ -100,9 +115,9 @@ export function SearchResults(props: {
       h(
         'p',
         { class: 'muted' },
-        props.allUsers
+        userId === undefined
           ? "Nothing in this app's conversations matches."
-          : "Nothing in this user's conversations matches.",
+          : `Nothing in ${userId}'s conversations matches.`,
       ),
     );
   return h(
@@ -112,7 +127,7 @@ export function SearchResults(props: {
     h(
       'ul',
       { class: 'hits', 'aria-label': 'Search results' },
-      props.hits.map((hit) =>
+      hits.map((hit) =>
         h(
           'li',
           { key: `${hit.userId}/${hit.sessionId}/${hit.eventId}` },

@@ -7,7 +7,7 @@ import { createRoot } from 'react-dom/client';
 import { afterEach, expect, it } from 'vitest';
 import type { SyncHandle, SyncStatus, SyncStatusListener } from '../../../src/index.js';
 import { SessionInspector } from '../../../src/inspector/react.js';
-import { agentTurns, button, type Fixture, q, qa, rowTexts, storeWith } from './helpers.js';
+import { APP, agentTurns, button, type Fixture, q, qa, rowTexts, storeWith } from './helpers.js';
 
 let fixture: Fixture | undefined;
 afterEach(async () => {
@@ -26,6 +26,30 @@ it('<SessionInspector> mounts the inspector with the component and removes it wi
   root.unmount();
   container.remove();
   expect(document.querySelectorAll('[data-idb-adk-inspector]').length).toBe(0);
+});
+
+it('<SessionInspector> shows a new initialSession in the inspector it mounted, not a new one', async () => {
+  fixture = await storeWith([
+    { userId: 'ada', sessionId: 'trip', events: agentTurns() },
+    { userId: 'bob', sessionId: 'quiz', events: agentTurns().slice(0, 2) },
+  ]);
+  const container = document.createElement('div');
+  document.body.append(container);
+  const root = createRoot(container);
+  const at = (userId: string, sessionId: string) =>
+    createElement(SessionInspector, {
+      store: fixture?.store as Fixture['store'],
+      initialOpen: true,
+      initialSession: { appName: APP, userId, sessionId },
+    });
+  root.render(at('ada', 'trip'));
+  await expect.poll(() => rowTexts().length).toBe(6);
+  const host = document.querySelector('[data-idb-adk-inspector]');
+  root.render(at('bob', 'quiz'));
+  await expect.poll(() => rowTexts().length).toBe(2);
+  expect(document.querySelector('[data-idb-adk-inspector]')).toBe(host);
+  root.unmount();
+  container.remove();
 });
 
 /** A sync handle as `store.sync()` gives one, driven by the test. */

@@ -94,6 +94,24 @@ describe('mountInspector', () => {
     await expect.poll(rowsShowing).toEqual(['#2', '#3']);
   });
 
+  it('showSession moves it to another session, keeping the filters', async () => {
+    fixture = await storeWith([
+      { userId: 'ada', sessionId: 'trip', events: agentTurns() },
+      { userId: 'bob', sessionId: 'quiz', events: agentTurns() },
+    ]);
+    const handle = await opened({ initialSession: { appName: APP, userId: 'ada', sessionId: 'trip' } });
+    await expect.poll(() => control<HTMLSelectElement>('Session').value).toBe(JSON.stringify(['ada', 'trip']));
+    qa<HTMLInputElement>('.kinds input')
+      .find((i) => i.parentElement?.textContent === 'call')
+      ?.click();
+    await expect.poll(rowsShowing).toEqual(['#2']);
+    handle.showSession({ appName: APP, userId: 'bob', sessionId: 'quiz' });
+    await expect.poll(() => control<HTMLSelectElement>('Session').value).toBe(JSON.stringify(['bob', 'quiz']));
+    expect(control<HTMLSelectElement>('User').value).toBe('bob');
+    await expect.poll(rowsShowing).toEqual(['#2']);
+    expect(q('.col-head [role="status"]')?.textContent).toBe('1 of 6');
+  });
+
   it('shows an event as a JSON tree with times as dates, and the state it changed before and after', async () => {
     fixture = await storeWith([{ userId: 'ada', sessionId: 'trip', events: agentTurns() }]);
     await opened();
@@ -216,7 +234,7 @@ describe('mountInspector', () => {
     expect(scroller.scrollTop).toBe(0);
   });
 
-  it('with "All users", searches every user of the app and opens the hit', async () => {
+  it('with "All users", searches every user of the app and opens the hit; another user searches again', async () => {
     fixture = await storeWith([
       {
         userId: 'ada',
@@ -244,13 +262,17 @@ describe('mountInspector', () => {
     await expect.poll(() => control<HTMLSelectElement>('Session').value).toBe(JSON.stringify(['bob', 'b1']));
     await expect.poll(() => q('.details h3')?.textContent).toBe('Event #1 of 1');
 
+    // Picking a user searches again, in that user's conversations, and the answer names whose they were.
     choose('User', 'cy');
     await expect.poll(() => control<HTMLSelectElement>('Session').value).toBe(JSON.stringify(['cy', 'c1']));
+    await expect.poll(() => q('.detail .muted')?.textContent).toBe("Nothing in cy's conversations matches.");
+    choose('User', 'ada');
+    await expect.poll(() => qa('.hits .hit-where').map((e) => e.textContent)).toEqual(['ada · a1']);
     const mine = control<HTMLInputElement>('Search this user');
-    mine.value = 'passport';
+    mine.value = 'photo';
     mine.dispatchEvent(new Event('input', { bubbles: true }));
     button('Search').click();
-    await expect.poll(() => q('.detail .muted')?.textContent).toBe("Nothing in this user's conversations matches.");
+    await expect.poll(() => q('.detail .muted')?.textContent).toBe("Nothing in ada's conversations matches.");
   });
 
   it('moves through the events with the arrow keys, Home and End, one tab stop for the list', async () => {
@@ -307,6 +329,60 @@ describe('mountInspector', () => {
     const at = row?.getBoundingClientRect();
     expect(row?.textContent).toContain('the visa question');
     expect(at && at.top >= view.top - 1 && at.bottom <= view.bottom + 1).toBe(true);
+  });
+
+  it('keeps the event selected while its newest events are shown when the rest of a long session joins', async () => {
+    const events = Array.from({ length: 400 }, (_, i) =>
+      event({ at: i, content: { parts: [{ text: `line ${i + 1}` }] } }),
+    );
+    fixture = await storeWith([{ userId: 'ada', sessionId: 'joining', events }]);
+    // The whole-session read waits until the test lets it through; the newest events' read does not.
+    const { store } = fixture;
+    const read = store.getSession.bind(store);
+    let letThrough = () => {};
+    const gate = new Promise<void>((resolve) => {
+      letThrough = resolve;
+    });
+    store.getSession = (request) => (request.config ? read(request) : gate.then(() => read(request)));
+    await opened();
+    await expect.poll(() => q('.col-head [role="status"]')?.textContent).toContain('newest, reading the rest');
+    const row = qa('.rows .ev').find((b) => b.textContent?.includes('line 398'));
+    row?.click();
+    await expect.poll(() => q('.details h3')?.textContent).toBe('Event #298 of 300');
+    letThrough();
+    await expect.poll(() => q('.col-head [role="status"]')?.textContent).toBe('400 of 400');
+    expect(q('.details h3')?.textContent).toBe('Event #398 of 400');
+    expect(q('.details')?.textContent).toContain('line 398');
+  });
+
+  it('lists the newest 100 sessions and the next ones on demand; a hit in an older one stays selected', async () => {
+    const sessions = Array.from({ length: 130 }, (_, i) => ({
+      userId: 'ada',
+      sessionId: `s${String(i).padStart(3, '0')}`,
+      events: [event({ at: i, content: { parts: [{ text: i === 3 ? 'the lost receipt' : `chat ${i}` }] } })],
+    }));
+    fixture = await storeWith(sessions);
+    await opened();
+    const options = () => [...control<HTMLSelectElement>('Session').options].map((o) => o.textContent ?? '');
+    await expect.poll(() => options().length).toBe(101);
+    expect(options()[0]).toContain('s129');
+    expect(options().at(-1)).toBe('30 older: list 30 more…');
+
+    // A search hit in a session older than those listed opens it, and it stays selected.
+    const box = control<HTMLInputElement>('Search all users');
+    box.value = 'receipt';
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+    button('Search').click();
+    await expect.poll(() => qa('.hits .hit').length).toBe(1);
+    qa('.hits .hit')[0]?.click();
+    await expect.poll(() => control<HTMLSelectElement>('Session').value).toBe(JSON.stringify(['ada', 's003']));
+    await expect.poll(() => q('.details')?.textContent).toContain('the lost receipt');
+    expect(options()).toContain('ada / s003');
+
+    choose('Session', 'more');
+    await expect.poll(() => options().length).toBe(130);
+    expect(options().at(-1)).toContain('s000');
+    expect(control<HTMLSelectElement>('Session').value).toBe(JSON.stringify(['ada', 's003']));
   });
 
   it('is read-only by default; allowWrites adds delete and set-state, which write through the store', async () => {
