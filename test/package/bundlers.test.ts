@@ -164,8 +164,10 @@ describe('the page bundle (vite build)', () => {
     );
     // Raised from 12,000 B by fixes the page must carry: typed errors keep their own fields across the
     // worker, a Date timestamp is named as one, a loaded Part is rebuilt whole with its base64 as
-    // written, and in-thread mode fetches its parts while online (about 500 B gzip in all).
-    expect(page).toBeLessThan(12_500);
+    // written, and in-thread mode fetches its parts while online (about 500 B gzip in all). Raised to
+    // 12,600 B for rewind: its method forwarded, and an error code whose class the page never loaded
+    // (InvocationNotFoundError lives apart) arriving as a typed SessionStoreError (12,492 -> 12,509 B).
+    expect(page).toBeLessThan(12_600);
     // Module workers split: artifacts, search, memory, sync, imports, compaction reads and sealing are chunks
     // fetched after start-up.
     // Budgets raised by 500 B when appends began naming only the stores they write (+45 B, an
@@ -185,8 +187,9 @@ describe('the page bundle (vite build)', () => {
     // of seven languages, prefix, typo and word-form matching in search and memory (+3.6 KB); Parts
     // kept whole in artifacts (+1.2 KB); eventsource-parser reading the change stream as the SSE spec
     // has it (+1.3 KB). Module workers fetch all of it after start-up, not in it. Raised to 55,000 B for the
-    // compaction read and sealing (+1.2 KB, 52,926 -> 54,125 B).
-    expect(iife.startup).toBeLessThan(55_000);
+    // compaction read and sealing (+1.2 KB, 52,926 -> 54,125 B), and to 56,000 B for rewind with the
+    // initial state it restores and the artifact versions it writes (+1.4 KB, 54,361 -> 55,768 B).
+    expect(iife.startup).toBeLessThan(56_000);
   });
 
   it('ships in dist/worker/ only the worker and the chunks it loads', () => {
