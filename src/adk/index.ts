@@ -16,7 +16,7 @@ import {
   type Session as AdkSession,
   BaseSessionService,
 } from '@google/adk';
-import { withoutRewound } from '../sessions/rewound.js';
+import { withoutRewound } from '../index.js';
 import type { Event, Session, SessionService } from '../types.js';
 
 export { AdkArtifactService, type AdkCompatibleArtifacts } from './artifacts.js';

@@ -9,8 +9,9 @@ import { type ArtifactRecord, type StoredBody, scopeOf, USER_SCOPE } from '../da
 import type { SessionEngine } from '../sessions/engine.js';
 import type { ImportBatch } from '../sessions/protocol.js';
 import { BytesForm, toStored } from './bytes-form.js';
+import { sessionArtifactsCleanup } from './hooks.js';
 import type { ArchiveImportOutcome, ArtifactUsage, ArtifactVersion, LoadedArtifact } from './protocol.js';
-import { type ArtifactStore, prefixRange, scopeRange, sessionArtifactsCleanup, versionsRange } from './ranges.js';
+import { type ArtifactStore, prefixRange, scopeRange, versionsRange } from './ranges.js';
 import type {
   ArtifactFileRequest,
   ArtifactImport,

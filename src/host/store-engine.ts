@@ -5,7 +5,7 @@
  * an in-thread store runs on; the capabilities beside sessions (search, memory,
  * artifacts, sync) reach the same database through it, as a `DatabaseOwner`.
  */
-import { sessionArtifactsCleanup, sessionArtifactsRewind } from '../artifacts/ranges.js';
+import { sessionArtifactsCleanup, sessionArtifactsRewind } from '../artifacts/hooks.js';
 import type { StoreClosedError } from '../core/errors.js';
 import type { StoreChange } from '../database/changes.js';
 import { Database, type DatabaseOwner } from '../database/database.js';

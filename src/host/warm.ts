@@ -5,7 +5,7 @@
  * so that an offline first use finds it too. A module of its own, kept out of the
  * page: the in-thread store reaches it through its warm-up chunk.
  */
-import { sessionArtifactsRewind } from '../artifacts/ranges.js';
+import { sessionArtifactsRewind } from '../artifacts/hooks.js';
 import { loadCompaction, loadImport, loadRewind, loadSeal } from '../sessions/later.js';
 import { PARTS } from './parts.js';
 
