@@ -25,14 +25,20 @@ function Fold(props: { title: string; open?: boolean; children?: ComponentChildr
   return h('details', { class: 'fold', open: props.open ?? false }, h('summary', null, props.title), props.children);
 }
 
+/** A session as the pickers select it: its app, its user, and it. */
+const selectionOf = (key: SessionKey): Selection => ({
+  appName: key.appName,
+  userId: key.userId,
+  session: { userId: key.userId, sessionId: key.sessionId },
+});
+
 function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptions; shown?: SessionKey }) {
   const { store, options, shown } = props;
-  const [selection, setSelection] = useState<Selection>(() => {
-    const first = options.initialSession;
-    return first
-      ? { appName: first.appName, userId: first.userId, session: { userId: first.userId, sessionId: first.sessionId } }
-      : { appName: undefined, userId: undefined, session: undefined };
-  });
+  const [selection, setSelection] = useState<Selection>(() =>
+    options.initialSession
+      ? selectionOf(options.initialSession)
+      : { appName: undefined, userId: undefined, session: undefined },
+  );
   // The selected event by id: its position moves when the rest of a long session joins the newest events.
   const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
   const [pendingEvent, setPendingEvent] = useState<string | undefined>(undefined);
@@ -74,12 +80,7 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
   // The app moved to another session (`showSession`): each call is a new object, so the same session twice selects it again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the app asks, not when the selection changes.
   useEffect(() => {
-    if (shown)
-      select({
-        appName: shown.appName,
-        userId: shown.userId,
-        session: { userId: shown.userId, sessionId: shown.sessionId },
-      });
+    if (shown) select(selectionOf(shown));
   }, [shown]);
   const openHit = (hit: UserHit) => {
     select({ ...selection, session: { userId: hit.userId, sessionId: hit.sessionId } });
@@ -176,13 +177,14 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
   );
 }
 
-/** Renders the inspector into `panel`; returns what unmounts it (and stops its queries). */
 /** The mounted views: `show` moves them to another session (rendered again, their state kept). */
 export interface InspectorViews {
   show(session: SessionKey): void;
+  /** Removes the views and stops their queries. */
   unmount(): void;
 }
 
+/** Renders the inspector into `panel`. */
 export function renderInspector(
   panel: HTMLElement,
   store: SessionStore,

@@ -62,6 +62,8 @@ export function Pickers(props: {
   const listed = current && sessions.some((s) => s.userId === current.userId && s.id === current.sessionId);
   const picked = current !== undefined && !props.missing;
   const newest = sessions[0];
+  // With "All users" a session is named with its user.
+  const named = (user: string, id: string) => `${userId === undefined ? `${user} / ` : ''}${id}`;
   // The newest session is shown until one is picked, and when the picked one goes away; the first app until one is.
   // As the render commits (a layout effect): the session's read then starts without waiting for a frame.
   useLayoutEffect(() => {
@@ -135,16 +137,10 @@ export function Pickers(props: {
           h(
             'option',
             { key: `${s.userId}/${s.id}`, value: JSON.stringify([s.userId, s.id]) },
-            `${userId === undefined ? `${s.userId} / ` : ''}${s.id} · ${humanTime(s.lastUpdateTime)}`,
+            `${named(s.userId, s.id)} · ${humanTime(s.lastUpdateTime)}`,
           ),
         ),
-        picked && !listed
-          ? h(
-              'option',
-              { value: sessionValue },
-              `${userId === undefined ? `${current.userId} / ` : ''}${current.sessionId}`,
-            )
-          : null,
+        picked && !listed ? h('option', { value: sessionValue }, named(current.userId, current.sessionId)) : null,
         unlisted > 0 ? h('option', { value: MORE }, `${unlisted} older: list ${Math.min(PAGE, unlisted)} more…`) : null,
       ),
     ),

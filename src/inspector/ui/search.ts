@@ -38,7 +38,7 @@ export function search(
   );
 }
 
-export async function searchApp(
+async function searchApp(
   store: SessionStore,
   appName: string,
   userId: string | undefined,

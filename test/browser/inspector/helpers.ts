@@ -123,6 +123,13 @@ export function control<E extends HTMLElement>(label: string): E {
   return inner as E;
 }
 
+/** Types `value` into the text box labelled `label`, as a user's typing ends: the value, then an input event. */
+export function typeInto(label: string, value: string): void {
+  const box = control<HTMLInputElement>(label);
+  box.value = value;
+  box.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
 export function choose(label: string, value: string): void {
   const select = control<HTMLSelectElement>(label);
   select.value = value;

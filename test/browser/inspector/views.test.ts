@@ -17,6 +17,7 @@ import {
   rowTexts,
   shadow,
   storeWith,
+  typeInto,
 } from './helpers.js';
 
 let fixture: Fixture | undefined;
@@ -245,9 +246,7 @@ describe('mountInspector', () => {
       { userId: 'cy', sessionId: 'c1', events: [event({ at: 9, content: { parts: [{ text: 'nothing here' }] } })] },
     ]);
     await opened();
-    const box = control<HTMLInputElement>('Search all users');
-    box.value = 'passport';
-    box.dispatchEvent(new Event('input', { bubbles: true }));
+    typeInto('Search all users', 'passport');
     button('Search').click();
     await expect
       .poll(() =>
@@ -268,9 +267,7 @@ describe('mountInspector', () => {
     await expect.poll(() => q('.detail .muted')?.textContent).toBe("Nothing in cy's conversations matches.");
     choose('User', 'ada');
     await expect.poll(() => qa('.hits .hit-where').map((e) => e.textContent)).toEqual(['ada · a1']);
-    const mine = control<HTMLInputElement>('Search this user');
-    mine.value = 'photo';
-    mine.dispatchEvent(new Event('input', { bubbles: true }));
+    typeInto('Search this user', 'photo');
     button('Search').click();
     await expect.poll(() => q('.detail .muted')?.textContent).toBe("Nothing in ada's conversations matches.");
   });
@@ -317,9 +314,7 @@ describe('mountInspector', () => {
     fixture = await storeWith([{ userId: 'ada', sessionId: 'long', events }]);
     await opened();
     await expect.poll(() => q('.col-head [role="status"]')?.textContent).toBe('400 of 400');
-    const box = control<HTMLInputElement>('Search all users');
-    box.value = 'visa';
-    box.dispatchEvent(new Event('input', { bubbles: true }));
+    typeInto('Search all users', 'visa');
     button('Search').click();
     await expect.poll(() => qa('.hits .hit').length).toBe(1);
     qa('.hits .hit')[0]?.click();
@@ -369,9 +364,7 @@ describe('mountInspector', () => {
     expect(options().at(-1)).toBe('30 older: list 30 more…');
 
     // A search hit in a session older than those listed opens it, and it stays selected.
-    const box = control<HTMLInputElement>('Search all users');
-    box.value = 'receipt';
-    box.dispatchEvent(new Event('input', { bubbles: true }));
+    typeInto('Search all users', 'receipt');
     button('Search').click();
     await expect.poll(() => qa('.hits .hit').length).toBe(1);
     qa('.hits .hit')[0]?.click();
@@ -393,12 +386,8 @@ describe('mountInspector', () => {
     readOnly.destroy();
 
     await opened({ allowWrites: true });
-    const key = control<HTMLInputElement>('Key');
-    key.value = 'note';
-    key.dispatchEvent(new Event('input', { bubbles: true }));
-    const value = control<HTMLInputElement>('Value (JSON)');
-    value.value = '{"a":1}';
-    value.dispatchEvent(new Event('input', { bubbles: true }));
+    typeInto('Key', 'note');
+    typeInto('Value (JSON)', '{"a":1}');
     button('Set').click();
     await expect.poll(() => scopeText('session')).toContain('note{"a":1}set by #7');
     const stored = await fixture.store.getSession({ appName: APP, userId: 'ada', sessionId: 'trip' });
@@ -427,9 +416,7 @@ describe('mountInspector', () => {
     await expect
       .poll(() => q('[aria-label="Artifacts"]')?.textContent ?? '')
       .toMatch(/^ticket\.txt · 1 version · text\/plain · 7 B/);
-    const box = control<HTMLInputElement>('Search memory');
-    box.value = 'Lisbon';
-    box.dispatchEvent(new Event('input', { bubbles: true }));
+    typeInto('Search memory', 'Lisbon');
     button('Search memory').click();
     await expect.poll(() => q('[aria-label="Memory hits"]')?.textContent ?? '').toContain('Book a flight to Lisbon');
     expect(q('[aria-label="Memory hits"]')?.textContent).toContain('this session');
