@@ -133,6 +133,8 @@ const app = defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
+          // The inspector's layout test writes the docs' screenshots only when asked to.
+          provide: { updateScreenshots: process.env.UPDATE_SCREENSHOTS === '1' },
           testTimeout: 30_000,
           // A worker's first answer can take seconds on a loaded 2-core CI machine; polls wait for it.
           expect: { poll: { timeout: 10_000 } },

@@ -8,6 +8,13 @@ import { openSessionStore } from '../../../src/index.js';
 import { type InspectorHandle, type InspectorOptions, mountInspector } from '../../../src/inspector/index.js';
 import { deleteDatabase, uniqueDbName } from '../helpers.js';
 
+declare module 'vitest' {
+  /** From vite.config.ts: whether the layout test writes the docs' screenshots (`UPDATE_SCREENSHOTS=1`). */
+  export interface ProvidedContext {
+    updateScreenshots: boolean;
+  }
+}
+
 export const APP = 'travel';
 export const T0 = Date.UTC(2026, 10, 26, 9, 0, 0);
 

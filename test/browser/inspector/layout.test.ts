@@ -2,12 +2,12 @@
  * The inspector's layout and accessibility in the browser, at the widths
  * people use (three laptops and a phone): every control inside the panel and
  * none overlapping another, checked on element boxes; axe-core finds nothing
- * in light and dark. Each width's screenshot is written for the docs
- * (docs/screenshots/). And a 10,000-event session: what it costs to open
+ * in light and dark. With `UPDATE_SCREENSHOTS=1`, each width's screenshot is
+ * written for the docs (docs/screenshots/). And a 10,000-event session: what it costs to open
  * is reported, and the rows in the DOM stay a window's worth.
  */
 import axe from 'axe-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { page } from 'vitest/browser';
 import type { Event as StoreEvent } from '../../../src/index.js';
 import { engineName } from '../helpers.js';
@@ -88,7 +88,7 @@ describe('inspector layout', () => {
       const full = await openOn({ position: 'full', theme: 'light' });
       expect(layoutFaults()).toEqual([]);
       // The docs show Chromium's rendering; other engines check the same boxes without rewriting the pictures.
-      if (engineName === 'chromium')
+      if (inject('updateScreenshots') && engineName === 'chromium')
         await page.screenshot({ path: `../../../docs/screenshots/inspector-${width}x${height}.png`, save: true });
       full?.destroy();
       const bottom = await openOn({ position: 'bottom' });
