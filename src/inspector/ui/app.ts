@@ -142,7 +142,7 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
           ),
         ),
         h(Filters, { events, filters, onChange: setFilters }),
-        h(Timeline, { events, rows, selected, toolTimes, onSelect: setSelected }),
+        h(Timeline, { events, rows, selected, toolTimes, numbered: view.complete, onSelect: setSelected }),
       ),
       h(
         'section',
@@ -159,6 +159,7 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
           ? h(EventDetails, {
               events,
               index: selected ?? -1,
+              complete: view.complete,
               state: session.state,
               toolTime: selected === undefined ? undefined : toolTimes.get(selected),
             })

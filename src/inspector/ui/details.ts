@@ -50,6 +50,8 @@ function Diff(props: { lines: DiffLine[] }) {
 export function EventDetails(props: {
   events: readonly Event[];
   index: number;
+  /** `events` are all of the session's (else its newest, still joining the rest). */
+  complete: boolean;
   state: Readonly<Record<string, unknown>>;
   toolTime: { tool: string; ms: number } | undefined;
 }) {
@@ -59,7 +61,13 @@ export function EventDetails(props: {
   return h(
     'div',
     { class: 'details' },
-    h('h3', null, `Event #${props.index + 1} of ${props.events.length}`),
+    h(
+      'h3',
+      null,
+      props.complete
+        ? `Event #${props.index + 1} of ${props.events.length}`
+        : `One of the newest ${props.events.length} events`,
+    ),
     h(
       'dl',
       { class: 'facts' },

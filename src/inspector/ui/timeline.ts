@@ -24,12 +24,15 @@ interface Props {
   rows: readonly Row[];
   selected: number | undefined;
   toolTimes: Map<number, { tool: string; ms: number }>;
+  /** `events` are all of the session's, so a row's position is its number in the session. */
+  numbered: boolean;
   onSelect(index: number): void;
 }
 
 function EventRow(props: {
   event: Event;
   index: number;
+  numbered: boolean;
   selected: boolean;
   tool: string | undefined;
   onSelect(i: number): void;
@@ -46,7 +49,8 @@ function EventRow(props: {
       tabIndex: -1,
       onClick: () => props.onSelect(index),
     },
-    h('span', { class: 'ev-n' }, `#${index + 1}`),
+    // Numbered once the whole session is read: a number from the newest window alone would change.
+    h('span', { class: 'ev-n' }, props.numbered ? `#${index + 1}` : ''),
     h('span', { class: 'ev-time' }, clockTime(event.timestamp)),
     h('span', { class: 'ev-author' }, event.author ?? '?'),
     kinds.map((k) => h('span', { key: k, class: `tag tag-${k}` }, k)),
@@ -164,6 +168,7 @@ export function Timeline(props: Props) {
           h(EventRow, {
             event,
             index: row.index,
+            numbered: props.numbered,
             selected: props.selected === row.index,
             tool: tool ? `${tool.tool} ${duration(tool.ms)}` : undefined,
             onSelect: props.onSelect,

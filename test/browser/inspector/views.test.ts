@@ -326,7 +326,7 @@ describe('mountInspector', () => {
     expect(at && at.top >= view.top - 1 && at.bottom <= view.bottom + 1).toBe(true);
   });
 
-  it('keeps the event selected while its newest events are shown when the rest of a long session joins', async () => {
+  it('keeps the event selected, and numbers events only by their place in the session, while the rest of a long session joins', async () => {
     const events = Array.from({ length: 400 }, (_, i) =>
       event({ at: i, content: { parts: [{ text: `line ${i + 1}` }] } }),
     );
@@ -341,12 +341,15 @@ describe('mountInspector', () => {
     store.getSession = (request) => (request.config ? read(request) : gate.then(() => read(request)));
     await opened();
     await expect.poll(() => q('.col-head [role="status"]')?.textContent).toContain('newest, reading the rest');
-    const row = qa('.rows .ev').find((b) => b.textContent?.includes('line 398'));
-    row?.click();
-    await expect.poll(() => q('.details h3')?.textContent).toBe('Event #298 of 300');
+    const row = () => qa('.rows .ev').find((b) => b.textContent?.includes('line 398'));
+    row()?.click();
+    // No number yet: its place among the newest 300 is not its place in the session.
+    await expect.poll(() => q('.details h3')?.textContent).toBe('One of the newest 300 events');
+    expect(row()?.querySelector('.ev-n')?.textContent).toBe('');
     letThrough();
     await expect.poll(() => q('.col-head [role="status"]')?.textContent).toBe('400 of 400');
     expect(q('.details h3')?.textContent).toBe('Event #398 of 400');
+    expect(row()?.querySelector('.ev-n')?.textContent).toBe('#398');
     expect(q('.details')?.textContent).toContain('line 398');
   });
 
