@@ -8,7 +8,7 @@
  */
 import { type ComponentChildren, h, render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { SessionKey, SessionStore } from '../../index.js';
+import { rewoundEventIds, type SessionKey, type SessionStore } from '../../index.js';
 import type { ResolvedInspectorOptions } from '../options.js';
 import { EventDetails } from './details.js';
 import { Artifacts, Memory, Sync } from './extras.js';
@@ -53,6 +53,7 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
   const { session, events } = view;
   const rows = useMemo(() => rowsOf(events, filters), [events, filters]);
   const toolTimes = useMemo(() => toolDurations(events), [events]);
+  const rewound = useMemo(() => rewoundEventIds(events), [events]);
   const selected = useMemo(() => {
     const index = selectedId === undefined ? -1 : events.findIndex((e) => e.id === selectedId);
     return index < 0 ? undefined : index;
@@ -142,7 +143,15 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
           ),
         ),
         h(Filters, { events, filters, onChange: setFilters }),
-        h(Timeline, { events, rows, selected, toolTimes, numbered: view.complete, onSelect: setSelected }),
+        h(Timeline, {
+          events,
+          rows,
+          selected,
+          toolTimes,
+          numbered: view.complete,
+          rewound,
+          onSelect: setSelected,
+        }),
       ),
       h(
         'section',
@@ -160,6 +169,7 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
               events,
               index: selected ?? -1,
               complete: view.complete,
+              rewound: selected !== undefined && rewound.has(events[selected]?.id ?? ''),
               state: session.state,
               toolTime: selected === undefined ? undefined : toolTimes.get(selected),
             })

@@ -52,6 +52,8 @@ export function EventDetails(props: {
   index: number;
   /** `events` are all of the session's (else its newest, still joining the rest). */
   complete: boolean;
+  /** A rewind undid the event (or the event is a rewind a later one undid). */
+  rewound: boolean;
   state: Readonly<Record<string, unknown>>;
   toolTime: { tool: string; ms: number } | undefined;
 }) {
@@ -81,6 +83,9 @@ export function EventDetails(props: {
       h('dd', { class: 'mono' }, event.invocationId ?? '(none)'),
       h('dt', null, 'Kind'),
       h('dd', null, kinds.length ? kinds.join(', ') : 'other'),
+      props.rewound
+        ? [h('dt', null, 'Rewound'), h('dd', null, "Undone by a rewind: ADK's model no longer sees it")]
+        : null,
       props.toolTime
         ? [h('dt', null, 'Tool time'), h('dd', null, `${props.toolTime.tool}: ${duration(props.toolTime.ms)}`)]
         : null,

@@ -6,8 +6,8 @@
 import type { Event, Part } from '../../index.js';
 
 /** What an event is, for the kind filter; one event can be several (a call and a confirmation). */
-export type EventKind = 'message' | 'call' | 'result' | 'confirmation' | 'error' | 'partial';
-export const FILTER_KINDS: readonly EventKind[] = ['call', 'result', 'confirmation', 'error', 'partial'];
+export type EventKind = 'message' | 'call' | 'result' | 'confirmation' | 'error' | 'partial' | 'rewind';
+export const FILTER_KINDS: readonly EventKind[] = ['call', 'result', 'confirmation', 'error', 'partial', 'rewind'];
 
 /** ADK's tool confirmation request: a function call by this name. */
 const CONFIRMATION = 'adk_request_confirmation';
@@ -23,6 +23,7 @@ export function kindsOf(event: Event): Set<EventKind> {
   }
   if (event.errorCode !== undefined || event.errorMessage !== undefined) kinds.add('error');
   if (event.partial) kinds.add('partial');
+  if (event.actions?.rewindBeforeInvocationId) kinds.add('rewind');
   return kinds;
 }
 
@@ -39,6 +40,8 @@ export function toolsOf(event: Event): string[] {
 /** A line of text that says what the event holds. */
 export function summaryOf(event: Event): string {
   const bits: string[] = [];
+  const undone = event.actions?.rewindBeforeInvocationId;
+  if (undone) bits.push(`rewind to before invocation ${undone}`);
   for (const part of partsOf(event)) {
     if (typeof part.text === 'string') bits.push(part.text);
     else if (part.functionCall)

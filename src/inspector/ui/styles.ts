@@ -67,6 +67,7 @@ h3 { margin: 4px 0; }
 .tag { flex: 0 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; font-size: 11px; border: 1px solid var(--line); border-radius: 3px; padding: 0 4px; }
 .tag-error { color: var(--del); border-color: var(--del); }
 .tag-confirmation { color: var(--warn); border-color: var(--warn); }
+.ev.rewound .ev-author, .ev.rewound .ev-text { text-decoration: line-through; }
 .empty { padding: 8px; margin: 0; }
 .facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 2px 10px; margin: 4px 0; }
 .facts dt { color: var(--muted); }

@@ -26,6 +26,8 @@ interface Props {
   toolTimes: Map<number, { tool: string; ms: number }>;
   /** `events` are all of the session's, so a row's position is its number in the session. */
   numbered: boolean;
+  /** The ids of the events a rewind undid (and of the rewinds): shown struck through. */
+  rewound: ReadonlySet<string>;
   onSelect(index: number): void;
 }
 
@@ -33,6 +35,7 @@ function EventRow(props: {
   event: Event;
   index: number;
   numbered: boolean;
+  rewound: boolean;
   selected: boolean;
   tool: string | undefined;
   onSelect(i: number): void;
@@ -43,7 +46,7 @@ function EventRow(props: {
     'button',
     {
       type: 'button',
-      class: 'ev',
+      class: props.rewound ? 'ev rewound' : 'ev',
       'aria-pressed': selected,
       'data-index': index,
       tabIndex: -1,
@@ -54,6 +57,7 @@ function EventRow(props: {
     h('span', { class: 'ev-time' }, clockTime(event.timestamp)),
     h('span', { class: 'ev-author' }, event.author ?? '?'),
     kinds.map((k) => h('span', { key: k, class: `tag tag-${k}` }, k)),
+    props.rewound ? h('span', { class: 'tag tag-rewound' }, 'rewound') : null,
     props.tool === undefined ? null : h('span', { class: 'tag tag-dur' }, props.tool),
     h('span', { class: 'ev-text' }, summaryOf(event)),
   );
@@ -169,6 +173,7 @@ export function Timeline(props: Props) {
             event,
             index: row.index,
             numbered: props.numbered,
+            rewound: props.rewound.has(event.id),
             selected: props.selected === row.index,
             tool: tool ? `${tool.tool} ${duration(tool.ms)}` : undefined,
             onSelect: props.onSelect,

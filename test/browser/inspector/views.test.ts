@@ -95,6 +95,30 @@ describe('mountInspector', () => {
     await expect.poll(rowsShowing).toEqual(['#2', '#3']);
   });
 
+  it('strikes through what a rewind undid, and finds the rewinds by kind', async () => {
+    const said = (invocationId: string, at: number, text: string) =>
+      event({ at, invocationId, content: { role: 'user', parts: [{ text }] } });
+    fixture = await storeWith([
+      { userId: 'ada', sessionId: 'trip', events: [said('i1', 0, 'to Lisbon'), said('i2', 10, 'no, to Porto')] },
+    ]);
+    await fixture.store.rewind({ appName: APP, userId: 'ada', sessionId: 'trip', beforeInvocationId: 'i2' });
+    await opened();
+    await expect.poll(() => rowTexts().length).toBe(3);
+    const struck = () => qa('.rows .ev').map((row) => row.classList.contains('rewound'));
+    expect(struck()).toEqual([false, true, true]);
+    expect(rowTexts()[1]).toContain('rewound');
+    expect(rowTexts()[2]).toContain('rewind to before invocation i2');
+    qa('.rows .ev')[1]?.click();
+    await expect.poll(() => q('.details')?.textContent).toContain("Undone by a rewind: ADK's model no longer sees it");
+    qa('.rows .ev')[0]?.click();
+    await expect.poll(() => q('.details h3')?.textContent).toBe('Event #1 of 3');
+    expect(q('.details')?.textContent).not.toContain('Undone by a rewind');
+    qa<HTMLInputElement>('.kinds input')
+      .find((i) => i.parentElement?.textContent === 'rewind')
+      ?.click();
+    await expect.poll(rowsShowing).toEqual(['#3']);
+  });
+
   it('showSession moves it to another session, keeping the filters', async () => {
     fixture = await storeWith([
       { userId: 'ada', sessionId: 'trip', events: agentTurns() },
@@ -128,6 +152,17 @@ describe('mountInspector', () => {
     expect(q('.j-tree .j-time')?.textContent?.trim()).toMatch(/^2026-11-26 \d\d:00:02\.600$/);
     expect(qa('.j-tree details').length).toBeGreaterThan(0);
     expect(button('Copy event as JSON')).toBeTruthy();
+  });
+
+  it("shows ADK's internal metadata as stored: it is a view of what the store holds", async () => {
+    const internal = { __adk_internal_branch: 'root.planner', shown: 'yes' };
+    fixture = await storeWith([
+      { userId: 'ada', sessionId: 'trip', events: [event({ at: 0, customMetadata: internal })] },
+    ]);
+    await opened();
+    qa('.rows .ev')[0]?.click();
+    await expect.poll(() => q('.details h3')?.textContent).toBe('Event #1 of 1');
+    expect(q('.j-tree')?.textContent).toContain('__adk_internal_branch: "root.planner"');
   });
 
   it('compares a key before and after as values: the same object with its keys reordered is unchanged', async () => {
