@@ -97,6 +97,7 @@ export {
   type SearchOptions,
   type Snippet,
 } from './search/index.js';
+export { type BranchStore, branchPoints, switchBranch } from './sessions/branches.js';
 export { rewoundEventIds, withoutRewound } from './sessions/rewound.js';
 export { type InjectOptions, injectSessionState, MissingTemplateKeyError } from './sessions/template.js';
 export { appendWithState, TurnState } from './sessions/turn-state.js';
@@ -137,6 +138,8 @@ export type {
   AppendEventsRequest,
   AppStateRequest,
   AppSummary,
+  Branch,
+  BranchPoint,
   ConflictPolicy,
   Content,
   CreateSessionRequest,
@@ -157,6 +160,7 @@ export type {
   SessionCatalog,
   SessionKey,
   SessionService,
+  SwitchBranchRequest,
   UserStateRequest,
   UserSummary,
 } from './types.js';

@@ -22,6 +22,8 @@ export type {
   AppendEventRequest,
   AppendEventsRequest,
   AppStateRequest,
+  Branch,
+  BranchPoint,
   Content,
   CreateSessionRequest,
   DeleteSessionRequest,
@@ -37,6 +39,7 @@ export type {
   RewindRequest,
   Session,
   SessionKey,
+  SwitchBranchRequest,
   UserStateRequest,
 } from './public/sessions.js';
 export type { ConflictPolicy } from './public/transfer.js';

@@ -282,6 +282,30 @@ export interface RewindRequest extends SessionKey {
   beforeInvocationId: string;
 }
 
+/** One of the alternatives at a branch point. */
+export interface Branch {
+  /** The id of the alternative's first event (a user's message, say, or a reply). */
+  eventId: string;
+  /**
+   * The invocation `rewind` goes back to before to make this alternative the current one again:
+   * the invocation of the rewind that left it. `undefined` for the current alternative.
+   */
+  restoreBefore: string | undefined;
+}
+
+/** Where the conversation went on differently after the same events: its alternatives, oldest first. */
+export interface BranchPoint {
+  alternatives: readonly Branch[];
+  /** Which of `alternatives` the current conversation holds. */
+  current: number;
+}
+
+/** `switchBranch`: the session, and the first event of the alternative to make current. */
+export interface SwitchBranchRequest extends SessionKey {
+  /** An alternative's `eventId` (see `branchPoints`). */
+  eventId: string;
+}
+
 /** `deleteSession`: the session to delete (deleting an unknown one does nothing). */
 export type DeleteSessionRequest = SessionKey;
 

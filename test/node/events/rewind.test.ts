@@ -1,27 +1,30 @@
 /**
- * The rewind suite (test/contract/rewind.ts) in Node: in-thread, and through a worker's port; and
- * the race it guards against made certain: another connection appends between the rewind's read
- * and its write, and the rewind is computed again on what that append wrote; and a rewind that
- * fails half-way leaves nothing, not even the artifact versions it had saved.
+ * The rewind and branching suites (test/contract/rewind.ts, branches.ts) in Node: in-thread, and
+ * through a worker's port; and the race it guards against made certain: another connection appends
+ * between the rewind's read and its write, and the rewind is computed again on what that append
+ * wrote; and a rewind that fails half-way leaves nothing, not even the artifact versions it had saved.
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { exposeEngine } from '../../../src/host/expose.js';
 import { StoreEngine } from '../../../src/host/store-engine.js';
 import { connectSessionStore, IndexedDbSessionService } from '../../../src/index.js';
+import { describeBranches } from '../../contract/branches.js';
 import { describeRewind } from '../../contract/rewind.js';
 
 let n = 0;
-describeRewind(
-  'in-thread',
-  () => new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: `rewind-${n++}` }),
-);
-describeRewind('through a worker port', () => {
+const inThread = () =>
+  new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: `rewind-${n++}` });
+const throughPort = () => {
   const dbName = `rewind-${n++}`;
   const { port1, port2 } = new MessageChannel();
   exposeEngine(new StoreEngine({ indexedDB: new IDBFactory(), IDBKeyRange, dbName }), port1);
   return connectSessionStore(port2, { dbName });
-});
+};
+describeRewind('in-thread', inThread);
+describeRewind('through a worker port', throughPort);
+describeBranches('in-thread', inThread);
+describeBranches('through a worker port', throughPort);
 
 describe('a rewind whose session another connection appends to between its read and its write', () => {
   it('is refused as stale and computed again, so it undoes that append too', async () => {
