@@ -21,5 +21,11 @@ export {
   messageToEvent,
   type ToEventOptions,
 } from './messages.js';
-export { type ChatPersistence, type ChatPersistenceOptions, type ChatStore, persistChat } from './persistence.js';
+export {
+  type ChatBranch,
+  type ChatPersistence,
+  type ChatPersistenceOptions,
+  type ChatStore,
+  persistChat,
+} from './persistence.js';
 export { CHAT_TITLE_KEY, chatTitle } from './title.js';

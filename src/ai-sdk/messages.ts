@@ -7,6 +7,7 @@
  */
 import type { UIMessage } from 'ai';
 import * as z from 'zod/mini';
+import { withoutRewound } from '../index.js';
 import type { Event, Part } from '../types.js';
 import { type PartRest, partFromAdk, partToAdk, type UIPart } from './parts.js';
 
@@ -21,6 +22,8 @@ const recordSchema = z.object({
   parts: z.array(z.looseObject({ type: z.string() })),
   /** How many ADK parts each UI part became, in order. */
   counts: z.array(z.number().check(z.int(), z.nonnegative())),
+  /** The message's id where the event's differs: an edited message is a new event (see `persistChat`). */
+  id: z.optional(z.string()),
 });
 
 /** How `messageToEvent` fills the event fields a `UIMessage` lacks. */
@@ -31,6 +34,12 @@ export interface ToEventOptions {
   invocationId?: string;
   /** Author of assistant messages (default `'assistant'`); user messages are by `'user'`. */
   author?: string;
+  /**
+   * The event's id (default the message id). Another id keeps the message's in the event's record,
+   * so `eventToMessage` still gives the message its own: an edited message is stored so, as a new
+   * event beside the one it replaces.
+   */
+  eventId?: string;
 }
 
 /** A `UIMessage` as one ADK event (`id` the message id); `eventToMessage` gives it back exactly. */
@@ -46,9 +55,11 @@ export function messageToEvent(message: UIMessage, options: ToEventOptions = {})
   }
   const record: z.input<typeof recordSchema> = { v: 1, role: message.role, parts, counts };
   if (message.metadata !== undefined) record.metadata = message.metadata;
+  const id = options.eventId ?? message.id;
+  if (id !== message.id) record.id = message.id;
   return {
-    id: message.id,
-    invocationId: options.invocationId ?? message.id,
+    id,
+    invocationId: options.invocationId ?? id,
     author: message.role === 'assistant' ? (options.author ?? 'assistant') : message.role,
     timestamp: options.timestamp ?? Date.now(),
     content: { role: message.role === 'assistant' ? 'model' : 'user', parts: adk },
@@ -64,7 +75,7 @@ export function eventToMessage(event: Event): UIMessage {
   const { role, metadata, parts, counts } = found.data;
   let at = 0;
   const message: UIMessage = {
-    id: event.id,
+    id: found.data.id ?? event.id,
     role,
     parts: parts.map((rest, i) => {
       const n = counts[i] as number;
@@ -117,7 +128,9 @@ function adkEventToMessage(event: Event): UIMessage {
 }
 
 /**
- * A session's events as `UIMessage`s, synchronously, as stored. A function
+ * A session's current conversation as `UIMessage`s, synchronously: its events
+ * as stored, without what a rewind undid (`withoutRewound`: an edited
+ * message's or a regenerated reply's old alternative, see `persistChat`). A function
  * response ADK stored as an event of its own joins the call it answers. A file
  * `persistChat` stored as an artifact keeps its `indexeddb://` URL here, which
  * no browser can show and the SDK will not send: hand `useChat` what
@@ -127,7 +140,7 @@ function adkEventToMessage(event: Event): UIMessage {
 export function eventsToMessages(events: readonly Event[]): UIMessage[] {
   const messages: UIMessage[] = [];
   const calls = new Map<string, Record<string, unknown>>();
-  for (const event of events) {
+  for (const event of withoutRewound(events)) {
     const message = eventToMessage(event);
     if (event.customMetadata?.[AI_SDK_METADATA_KEY] !== undefined) {
       messages.push(message);
@@ -147,4 +160,11 @@ export function eventsToMessages(events: readonly Event[]): UIMessage[] {
     if (message.parts.length > 0) messages.push(message);
   }
   return messages;
+}
+
+/** The id of the message `event` holds: its own, or the one an edited message keeps in its record. */
+export function messageIdOf(event: Event): string {
+  const record = event.customMetadata?.[AI_SDK_METADATA_KEY];
+  const id = typeof record === 'object' && record !== null ? (record as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? id : event.id;
 }

@@ -3,19 +3,41 @@
  * user's message is stored before its request goes out (so nothing typed is
  * lost when the network is not there), and each finished reply is stored.
  * A message is one event with the message's id: saving it again (a tool result
- * arrived, an approval was given) replaces that event in its place. Every
+ * arrived, an approval was given) replaces that event in its place. Editing a
+ * message or regenerating a reply branches the chat instead (a `rewind`, then
+ * the new message): the old alternative stays stored, and `branches` /
+ * `switchBranch` list and bring back each message's alternatives. Every
  * message this hands out, and every one its transport sends, has its files as
  * `data:` URLs: what the SDK can send and a page can show, in any tab.
  */
 import type { ChatTransport, UIMessage } from 'ai';
-import { type AppenderOptions, type AppendStore, createAppender } from '../index.js';
+import {
+  type AppenderOptions,
+  type AppendStore,
+  type BranchStore,
+  branchPoints,
+  createAppender,
+  InvalidInputError,
+  switchBranch,
+  withoutRewound,
+} from '../index.js';
 import type { Event, Session, SessionKey, SessionService } from '../types.js';
 import { type ArtifactFiles, type FileResolver, fileResolver, filesToArtifacts, hasStoredFiles } from './files.js';
-import { eventsToMessages, messageToEvent } from './messages.js';
+import { eventsToMessages, messageIdOf, messageToEvent } from './messages.js';
 import { CHAT_TITLE_KEY, defaultTitle } from './title.js';
 
-/** What `persistChat` needs of a store: appends, `getOrCreateSession`, and `artifacts` for files (any store has them). */
-export type ChatStore = AppendStore & Pick<SessionService, 'getOrCreateSession'> & { artifacts?: ArtifactFiles };
+/** What `persistChat` needs of a store: appends, reads, `rewind`, and `artifacts` for files (any store has them). */
+export type ChatStore = AppendStore &
+  Pick<SessionService, 'getOrCreateSession'> &
+  BranchStore & { artifacts?: ArtifactFiles };
+
+/** A message of the chat that has alternatives: it was edited, or it is a reply that was regenerated. */
+export interface ChatBranch {
+  /** How many alternatives there are, this one included. */
+  count: number;
+  /** Which of them the chat shows, from 0 (the oldest). */
+  index: number;
+}
 
 /** How `persistChat` stores a chat: appends (as `createAppender`), the author, where files go, the title. */
 export interface ChatPersistenceOptions<M extends UIMessage = UIMessage> extends AppenderOptions {
@@ -57,8 +79,21 @@ export interface ChatPersistence<M extends UIMessage = UIMessage> {
   /**
    * `transport`, storing each new user message before it sends the request,
    * and sending files that point at artifacts (messages from `eventsToMessages`) as `data:` URLs.
+   * An edit (`useChat`'s `sendMessage({ text, messageId })`) and a regenerated
+   * reply (`regenerate()`) branch the chat: what they replace stays stored as an alternative.
    */
   transport(transport: ChatTransport<M>): ChatTransport<M>;
+  /**
+   * The messages of the chat's current conversation that have alternatives, by message id, from
+   * the session's `events` (a live session's, say): a chat UI's "‹ 2 / 3 ›".
+   */
+  branches(events: readonly Event[]): Map<string, ChatBranch>;
+  /**
+   * Shows alternative `index` of message `messageId` (see `branches`): the chat as it was when that
+   * alternative was left, its later messages and the session's state with it, in every tab.
+   * Rejects with `InvalidInputError` when the message has no such alternative.
+   */
+  switchBranch(messageId: string, index: number): Promise<void>;
 }
 
 /** Keeps the chat `key` names in `store`: its messages as ADK events, its files as artifacts, its title in the state. */
@@ -82,26 +117,66 @@ export function persistChat<M extends UIMessage = UIMessage>(
     });
     return created;
   };
-  const messages = (events: readonly Event[]) => Promise.all((eventsToMessages(events) as M[]).map(resolve));
+  // The events of the edited messages (whose ids are not the messages') the chat last showed, by message id.
+  const eventIds = new Map<string, string>();
+  const current = (events: readonly Event[]): Event[] => {
+    const shown = withoutRewound(events);
+    eventIds.clear();
+    for (const event of shown) {
+      const id = messageIdOf(event);
+      if (id !== event.id) eventIds.set(id, event.id);
+    }
+    return shown;
+  };
+  const messages = (events: readonly Event[]) => {
+    current(events);
+    return Promise.all((eventsToMessages(events) as M[]).map(resolve));
+  };
+  const read = async (): Promise<Event[]> => current((await store.getSession({ ...key }))?.events ?? []);
 
-  const save = async (message: M): Promise<void> => {
+  const save = async (message: M, eventId = eventIds.get(message.id) ?? message.id): Promise<void> => {
     await create();
+    const options = { ...author, eventId };
     let event: Event;
-    if (!artifacts) event = messageToEvent(message, author);
+    if (!artifacts) event = messageToEvent(message, options);
     else {
       const kept = await filesToArtifacts(artifacts, key, message);
-      event = messageToEvent(kept.message, author);
+      event = messageToEvent(kept.message, options);
       if (Object.keys(kept.delta).length > 0) {
         event.actions = { ...event.actions, artifactDelta: { ...event.actions?.artifactDelta, ...kept.delta } };
       }
     }
     const named = message.role === 'user' ? title?.(message) : undefined;
     await append((session) => {
-      // Read from the state this append is checked against: a title another tab just set is kept.
-      if (named === undefined || session.state[CHAT_TITLE_KEY] !== undefined) return event;
+      // Read from the state this append is checked against: a title another tab just set is kept
+      // (one a rewind took back is `null`).
+      if (named === undefined || (session.state[CHAT_TITLE_KEY] ?? null) !== null) return event;
       return { ...event, actions: { ...event.actions, stateDelta: { [CHAT_TITLE_KEY]: named } } };
     });
   };
+  /** Undoes the stored conversation from position `at` on, keeping it as an alternative. */
+  const rewindFrom = async (shown: readonly Event[], at: number): Promise<void> => {
+    const from = shown[at]?.invocationId;
+    if (from !== undefined) await store.rewind({ ...key, beforeInvocationId: from });
+  };
+  /** `sent` (a regenerate's messages) ends before stored ones: those are kept as an alternative. */
+  const branchReply = async (sent: readonly M[]): Promise<void> => {
+    const shown = await read();
+    if (shown.length > sent.length && sent.every((m, i) => messageIdOf(shown[i] as Event) === m.id)) {
+      await rewindFrom(shown, sent.length);
+    }
+  };
+  /** An edited message: the stored one and what followed it stay as an alternative, and it is a new event. */
+  const branchEdit = async (message: M): Promise<void> => {
+    const shown = await read();
+    const at = shown.findIndex((event) => messageIdOf(event) === message.id);
+    if (at < 0) return save(message);
+    await rewindFrom(shown, at);
+    const eventId = crypto.randomUUID();
+    await save(message, eventId);
+    eventIds.set(message.id, eventId);
+  };
+
   return {
     async load() {
       await create();
@@ -109,7 +184,7 @@ export function persistChat<M extends UIMessage = UIMessage>(
       return messages((await store.getSession({ ...key }))?.events ?? []);
     },
     messages,
-    save,
+    save: (message) => save(message),
     onFinish: async ({ message }) => {
       if (message.role === 'assistant' && !message.parts.some((part) => part.type !== 'step-start')) return;
       await save(message);
@@ -122,12 +197,35 @@ export function persistChat<M extends UIMessage = UIMessage>(
         ...(inner.close ? { close: () => inner.close?.() } : {}),
         async sendMessages(request) {
           const last = request.messages.at(-1);
-          if (request.trigger === 'submit-message' && last?.role === 'user') await save(last);
+          if (request.trigger === 'regenerate-message') await branchReply(request.messages);
+          else if (request.trigger === 'submit-message' && last?.role === 'user') {
+            await (request.messageId === last.id ? branchEdit(last) : save(last));
+          }
           if (!request.messages.some(hasStoredFiles)) return inner.sendMessages(request);
           return inner.sendMessages({ ...request, messages: await Promise.all(request.messages.map(resolve)) });
         },
         reconnectToStream: (request) => inner.reconnectToStream(request),
       };
+    },
+    branches(events) {
+      const byId = new Map(events.map((event) => [event.id, event]));
+      const found = new Map<string, ChatBranch>();
+      for (const [eventId, point] of branchPoints(events)) {
+        const event = byId.get(eventId) as Event;
+        found.set(messageIdOf(event), { count: point.alternatives.length, index: point.current });
+      }
+      return found;
+    },
+    async switchBranch(messageId, index) {
+      const events = (await store.getSession({ ...key }))?.events ?? [];
+      for (const [eventId, point] of branchPoints(events)) {
+        const event = events.find((e) => e.id === eventId) as Event;
+        const alternative = point.alternatives[index];
+        if (messageIdOf(event) !== messageId || !alternative) continue;
+        await switchBranch(store, { ...key, eventId: alternative.eventId });
+        return;
+      }
+      throw new InvalidInputError(`switchBranch: message ${messageId} has no alternative ${index}`);
     },
   };
 }

@@ -19,7 +19,14 @@ import { useSessionStore } from '../react/context.js';
 import { useSession } from '../react/hooks.js';
 import type { SessionKey } from '../types.js';
 import { inStep } from './in-step.js';
-import { type ChatPersistence, type ChatPersistenceOptions, type ChatStore, persistChat } from './persistence.js';
+import { messageIdOf } from './messages.js';
+import {
+  type ChatBranch,
+  type ChatPersistence,
+  type ChatPersistenceOptions,
+  type ChatStore,
+  persistChat,
+} from './persistence.js';
 import { chatTitle, defaultTitle } from './title.js';
 
 /** What `useStoredChat` takes: `persistChat`'s options and the transport requests go through. */
@@ -55,6 +62,15 @@ export interface StoredChat<M extends UIMessage = UIMessage> {
   onFinish: (event: { message: M }) => Promise<void>;
   /** The chat's `persistChat`, to save a message yourself (a tool result added outside a turn, say). */
   persistence: ChatPersistence<M>;
+  /**
+   * The shown messages that have alternatives (edited, or regenerated replies), by message id:
+   * how many, and which is shown. Current with every tab.
+   */
+  branches: ReadonlyMap<string, ChatBranch>;
+  /** Shows alternative `index` of message `messageId`, in every tab (`persistChat`'s `switchBranch`). */
+  switchBranch(messageId: string, index: number): Promise<void>;
+  /** The ids of every message the session holds, alternatives not shown included (for `useChatInStep`). */
+  stored: ReadonlySet<string>;
 }
 
 /** What `useChatInStep` needs of `useChat`'s result. */
@@ -129,6 +145,9 @@ export function useStoredChat<M extends UIMessage = UIMessage>(
   const failed = live.status === 'error' || live.status === 'closed';
   const error = failed ? asError(live.error) : mine && 'error' in mine ? mine.error : undefined;
   const messages = mine && 'messages' in mine ? mine.messages : EMPTY;
+  const events = live.value?.events;
+  const branches = useMemo(() => chat.persistence.branches(events ?? []), [chat.persistence, events]);
+  const stored = useMemo(() => new Set((events ?? []).map(messageIdOf)), [events]);
   return {
     id: sessionId,
     status: error ? 'error' : mine ? 'ready' : 'loading',
@@ -138,6 +157,9 @@ export function useStoredChat<M extends UIMessage = UIMessage>(
     transport: chat.transport,
     onFinish: chat.persistence.onFinish,
     persistence: chat.persistence,
+    branches,
+    switchBranch: chat.persistence.switchBranch,
+    stored,
   };
 }
 
@@ -154,7 +176,7 @@ export function useChatInStep<M extends UIMessage>(stored: StoredChat<M>, chat: 
   const { id, status, messages, setMessages } = chat;
   useEffect(() => {
     if (stored.status !== 'ready' || stored.id !== id || status === 'submitted' || status === 'streaming') return;
-    const next = inStep(stored.messages, messages);
+    const next = inStep(stored.messages, messages, stored.stored);
     if (next !== messages) setMessages(next);
-  }, [stored.status, stored.id, stored.messages, id, status, messages, setMessages]);
+  }, [stored.status, stored.id, stored.messages, stored.stored, id, status, messages, setMessages]);
 }

@@ -13,14 +13,7 @@
  * and the worker both use it.
  */
 import { InvalidInputError, SessionNotFoundError } from '../core/errors.js';
-import type {
-  BranchPoint,
-  Event,
-  GetSessionRequest,
-  RewindRequest,
-  Session,
-  SwitchBranchRequest,
-} from '../types.js';
+import type { BranchPoint, Event, GetSessionRequest, RewindRequest, Session, SwitchBranchRequest } from '../types.js';
 
 interface Node {
   event: Event | undefined;

@@ -18,7 +18,7 @@ import {
   messageToEvent,
   persistChat,
 } from '../../src/ai-sdk/index.js';
-import { IndexedDbSessionService, type Session } from '../../src/index.js';
+import { IndexedDbSessionService, InvalidInputError, type Session, withoutRewound } from '../../src/index.js';
 import { uiMessage } from '../ai-sdk/arbitraries.js';
 
 const key = { appName: 'chat', userId: 'ada', sessionId: 'c1' };
@@ -358,5 +358,88 @@ describe('useChatInStep: what useChat is given', () => {
     expect(inStep([m('a'), m('x'), m('b')], shown)).toEqual([m('a'), m('x'), m('b')]);
     expect(inStep([m('a', 'edited elsewhere')], shown)).toEqual([m('a', 'edited elsewhere'), m('b')]);
     expect(inStep([], [])).toEqual([]);
+  });
+
+  it('drops what the store holds as an alternative not shown (another tab switched branches)', () => {
+    const shown = [m('q'), m('new reply')];
+    expect(inStep([m('q'), m('old reply')], shown, new Set(['q', 'old reply', 'new reply']))).toEqual([
+      m('q'),
+      m('old reply'),
+    ]);
+  });
+});
+
+describe('persistChat: edits and regenerated replies branch the chat', () => {
+  const user = (id: string, text: string): UIMessage => ({ id, role: 'user', parts: [{ type: 'text', text }] });
+  const reply = (id: string, text: string): UIMessage => ({ id, role: 'assistant', parts: [{ type: 'text', text }] });
+  const answering: ChatTransport<UIMessage> = {
+    sendMessages: async () => new ReadableStream<UIMessageChunk>(),
+    reconnectToStream: async () => null,
+  };
+  /** What useChat does for a turn: the request through the chat's transport, then onFinish with the reply. */
+  async function turn(
+    chat: ReturnType<typeof persistChat>,
+    request: { trigger: 'submit-message' | 'regenerate-message'; messageId?: string; messages: UIMessage[] },
+    answer: UIMessage,
+  ) {
+    await chat.transport(answering).sendMessages({
+      chatId: key.sessionId,
+      abortSignal: undefined,
+      messageId: undefined,
+      ...request,
+    });
+    await chat.onFinish({ message: answer });
+  }
+
+  it('keeps a regenerated reply as an alternative, and switchBranch brings the first back in another tab', async () => {
+    const indexedDB = new IDBFactory();
+    const dbName = `chat-${n++}`;
+    const store = storeOn(indexedDB, dbName);
+    const chat = persistChat(store, key);
+    await chat.load();
+    const question = user('q', 'Why is the sky blue?');
+    await turn(chat, { trigger: 'submit-message', messages: [question] }, reply('a1', 'Rayleigh scattering.'));
+    // useChat's regenerate(): the reply is dropped and the request holds what came before it.
+    await turn(chat, { trigger: 'regenerate-message', messages: [question] }, reply('a2', 'Blue scatters more.'));
+    expect(await chat.load()).toEqual([question, reply('a2', 'Blue scatters more.')]);
+    const events = (await store.getSession(key))?.events ?? [];
+    expect(eventsToMessages(events).map((message) => message.id)).toEqual(['q', 'a2']);
+    expect(chat.branches(events)).toEqual(new Map([['a2', { count: 2, index: 1 }]]));
+
+    const other = persistChat(storeOn(indexedDB, dbName), key);
+    await other.switchBranch('a2', 0);
+    expect(await chat.load()).toEqual([question, reply('a1', 'Rayleigh scattering.')]);
+    expect(chat.branches((await store.getSession(key))?.events ?? [])).toEqual(
+      new Map([['a1', { count: 2, index: 0 }]]),
+    );
+    await expect(chat.switchBranch('a1', 2)).rejects.toBeInstanceOf(InvalidInputError);
+  });
+
+  it('keeps an edited message under its id as a new alternative, its title following the branch shown', async () => {
+    const indexedDB = new IDBFactory();
+    const dbName = `chat-${n++}`;
+    const store = storeOn(indexedDB, dbName);
+    const chat = persistChat(store, key);
+    await chat.load();
+    await turn(chat, { trigger: 'submit-message', messages: [user('u1', 'Plan Lisbon')] }, reply('a1', 'Lisbon!'));
+    // useChat's sendMessage({ text, messageId }): the message replaced, what followed it dropped.
+    const edited = user('u1', 'Plan Porto');
+    await turn(chat, { trigger: 'submit-message', messageId: 'u1', messages: [edited] }, reply('a2', 'Porto!'));
+    expect(await chat.load()).toEqual([edited, reply('a2', 'Porto!')]);
+    expect(chatTitle((await store.getSession(key)) as Session)).toBe('Plan Porto');
+    // All four messages are stored; the first two are an alternative.
+    const events = (await store.getSession(key))?.events ?? [];
+    expect(withoutRewound(events).length).toBe(2);
+    expect(events.filter((event) => event.content).length).toBe(4);
+    expect(chat.branches(events)).toEqual(new Map([['u1', { count: 2, index: 1 }]]));
+    // Saving the edited message again (a retry) replaces its own event, not the one it replaced.
+    await chat.save(edited);
+    expect(await persistChat(storeOn(indexedDB, dbName), key).load()).toEqual([edited, reply('a2', 'Porto!')]);
+
+    await chat.switchBranch('u1', 0);
+    expect(await chat.load()).toEqual([user('u1', 'Plan Lisbon'), reply('a1', 'Lisbon!')]);
+    expect(chatTitle((await store.getSession(key)) as Session)).toBe('Plan Lisbon');
+    await chat.switchBranch('u1', 1);
+    expect(await chat.load()).toEqual([edited, reply('a2', 'Porto!')]);
   });
 });
