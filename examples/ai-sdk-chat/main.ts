@@ -2,14 +2,15 @@
  * An offline chat: the AI SDK's `useChat`, its history in idb-adk-sessions (a
  * worker owns the database), one chat per id, kept across reloads, in step
  * across tabs, photos included, a list of chats by title, search over every
- * chat, an export of them all as a zip, and every message the user typed kept
- * when the network is gone.
+ * chat, an export of them all as a zip, every message the user typed kept
+ * when the network is gone, and edits and regenerated replies kept as versions
+ * to switch between.
  */
 import { useChat } from '@ai-sdk/react';
 import { Experimental_Agent as Agent, DirectChatTransport, type InferAgentUIMessage } from 'ai';
 import { exportArchiveToBlob, openSessionStore, type SearchHit } from 'idb-adk-sessions';
 import { chatTitle } from 'idb-adk-sessions/ai-sdk';
-import { useChatInStep, useStoredChat } from 'idb-adk-sessions/ai-sdk/react';
+import { type StoredChat, useChatInStep, useStoredChat } from 'idb-adk-sessions/ai-sdk/react';
 import { SessionStoreProvider, useSessions } from 'idb-adk-sessions/react';
 import { createElement as h, type ReactNode, StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -70,6 +71,28 @@ function Part({ part }: { part: ChatMessage['parts'][number] }): ReactNode {
   return null;
 }
 
+/** "‹ 2 / 3 ›" under a message that has versions (it was edited, or it is a regenerated reply). */
+function Versions({ id, stored }: { id: string; stored: StoredChat<ChatMessage> }): ReactNode {
+  const branch = stored.branches.get(id);
+  if (!branch) return null;
+  const show = (index: number) => () => void stored.switchBranch(id, index).catch(alert);
+  return h(
+    'span',
+    { className: 'versions' },
+    h('button', { type: 'button', disabled: branch.index === 0, onClick: show(branch.index - 1) }, 'Previous version'),
+    h(
+      'span',
+      { 'aria-label': `Version ${branch.index + 1} of ${branch.count}` },
+      `${branch.index + 1} / ${branch.count}`,
+    ),
+    h(
+      'button',
+      { type: 'button', disabled: branch.index === branch.count - 1, onClick: show(branch.index + 1) },
+      'Next version',
+    ),
+  );
+}
+
 function Chat({ chatId }: { chatId: string }): ReactNode {
   // The stored chat, current with every tab; the transport stores what is typed before it goes out.
   const stored = useStoredChat<ChatMessage>({ ...user, sessionId: chatId }, { transport });
@@ -78,7 +101,10 @@ function Chat({ chatId }: { chatId: string }): ReactNode {
   useChatInStep(stored, chat);
   const [draft, setDraft] = useState('');
   const [files, setFiles] = useState<FileList | undefined>();
+  // The user message being edited: sent again with its id, the old version kept.
+  const [editing, setEditing] = useState<string | undefined>();
   const busy = chat.status === 'submitted' || chat.status === 'streaming';
+  const lastReply = chat.messages.findLast((m) => m.role === 'assistant')?.id;
   return h(
     'section',
     { 'aria-busy': stored.status === 'loading' },
@@ -89,7 +115,37 @@ function Chat({ chatId }: { chatId: string }): ReactNode {
       chat.messages
         .filter((m) => m.parts.some((part) => part.type === 'text' || part.type === 'file'))
         .map((m) =>
-          h('li', { key: m.id, 'data-role': m.role }, ...m.parts.map((part, i) => h(Part, { key: i, part }))),
+          h(
+            'li',
+            { key: m.id, 'data-role': m.role },
+            h('div', { className: 'body' }, ...m.parts.map((part, i) => h(Part, { key: i, part }))),
+            h(
+              'div',
+              { className: 'actions' },
+              m.role === 'user'
+                ? h(
+                    'button',
+                    {
+                      type: 'button',
+                      disabled: busy,
+                      onClick: () => {
+                        setEditing(m.id);
+                        setDraft(m.parts.map((part) => (part.type === 'text' ? part.text : '')).join(''));
+                      },
+                    },
+                    'Edit',
+                  )
+                : null,
+              m.id === lastReply
+                ? h(
+                    'button',
+                    { type: 'button', disabled: busy, onClick: () => void chat.regenerate({ messageId: m.id }) },
+                    'Regenerate',
+                  )
+                : null,
+              h(Versions, { id: m.id, stored }),
+            ),
+          ),
         ),
     ),
     (stored.error ?? chat.error) ? h('p', { role: 'alert' }, (stored.error ?? chat.error)?.message) : null,
@@ -99,7 +155,9 @@ function Chat({ chatId }: { chatId: string }): ReactNode {
         onSubmit: (event: { preventDefault(): void; currentTarget: HTMLFormElement }) => {
           event.preventDefault();
           if (!draft.trim() && !files?.length) return;
-          void chat.sendMessage(files?.length ? { text: draft, files } : { text: draft });
+          const edit = editing === undefined ? {} : { messageId: editing };
+          void chat.sendMessage(files?.length ? { text: draft, files, ...edit } : { text: draft, ...edit });
+          setEditing(undefined);
           setDraft('');
           setFiles(undefined);
           event.currentTarget.reset();
@@ -117,6 +175,19 @@ function Chat({ chatId }: { chatId: string }): ReactNode {
         onChange: (event: { target: { files: FileList | null } }) => setFiles(event.target.files ?? undefined),
       }),
       h('button', { type: 'submit', disabled: busy }, 'Send'),
+      editing === undefined
+        ? null
+        : h(
+            'button',
+            {
+              type: 'button',
+              onClick: () => {
+                setEditing(undefined);
+                setDraft('');
+              },
+            },
+            'Cancel edit',
+          ),
     ),
   );
 }

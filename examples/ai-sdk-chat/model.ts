@@ -1,13 +1,15 @@
 /**
  * The AI SDK's own mock model, so the example runs with no server and no key,
  * behind a transport that, like a real one's `fetch`, fails when the network is off.
- * It answers "You said: …", and counts the photos in the history it was sent.
+ * It answers "You said: …", numbers its answers to words it was given before
+ * (a regenerated reply reads "(answer 2)"), and counts the photos in the history it was sent.
  */
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { type ChatTransport, simulateReadableStream, type UIMessage } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 
 export function echoModel(): MockLanguageModelV4 {
+  const asked = new Map<string, number>();
   return new MockLanguageModelV4({
     doStream: async ({ prompt }) => {
       const last = prompt.findLast((message) => message.role === 'user');
@@ -17,7 +19,10 @@ export function echoModel(): MockLanguageModelV4 {
       const photos = prompt
         .flatMap((message) => (message.role === 'user' ? message.content : []))
         .filter((part) => part.type === 'file' && part.mediaType.startsWith('image/')).length;
-      const reply = `You said: ${said}${photos ? ` (${photos} photo${photos > 1 ? 's' : ''} in this chat)` : ''}`;
+      const times = (asked.get(said) ?? 0) + 1;
+      asked.set(said, times);
+      const again = times > 1 ? ` (answer ${times})` : '';
+      const reply = `You said: ${said}${again}${photos ? ` (${photos} photo${photos > 1 ? 's' : ''} in this chat)` : ''}`;
       const chunks: LanguageModelV4StreamPart[] = [
         { type: 'stream-start', warnings: [] },
         { type: 'text-start', id: 't' },

@@ -1,7 +1,9 @@
 /**
  * The AI SDK example (examples/ai-sdk-chat), built and served, in each e2e engine:
  * `useChat` over the store in a worker, with the SDK's mock model. A chat comes
- * back after a reload, two tabs stay in step, and what is typed offline is kept.
+ * back after a reload, two tabs stay in step, what is typed offline is kept, and
+ * an edited message and a regenerated reply are versions to switch between, the
+ * same after a reload and in another tab.
  */
 import type { Page } from 'playwright';
 import { expect, it } from 'vitest';
@@ -10,9 +12,14 @@ import { button, demoTabs, texts } from './helpers.js';
 const tabs = demoTabs();
 const EXAMPLE = 'ai-sdk-chat/';
 
+/** Each message's text, without its buttons. */
 function messages(page: Page): Promise<string[]> {
-  return texts(page.getByRole('list', { name: 'Messages' }).getByRole('listitem'));
+  return texts(page.getByRole('list', { name: 'Messages' }).getByRole('listitem').locator('.body'));
 }
+
+/** The message whose text is `text`. */
+const message = (page: Page, text: string) =>
+  page.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: text });
 
 async function send(page: Page, text: string): Promise<void> {
   // Typed key by key, as a user does: Playwright's `fill` sets the value from its own script world,
@@ -67,4 +74,41 @@ it('offline, the history stays and a new message is kept though the model cannot
   await expect
     .poll(() => messages(page), { timeout: 10_000 })
     .toEqual(['online question', 'You said: online question', 'typed offline']);
+});
+
+it('keeps an edited message and a regenerated reply as versions, the same after a reload and in another tab', async () => {
+  const a = await tabs.open(EXAMPLE);
+  await send(a.page, 'Plan Lisbon');
+  await expect.poll(() => messages(a.page), { timeout: 10_000 }).toEqual(['Plan Lisbon', 'You said: Plan Lisbon']);
+
+  await button(message(a.page, 'You said'), 'Regenerate').click();
+  await expect
+    .poll(() => messages(a.page), { timeout: 10_000 })
+    .toEqual(['Plan Lisbon', 'You said: Plan Lisbon (answer 2)']);
+  const reply = message(a.page, 'You said');
+  await expect.poll(() => reply.getByLabel('Version 2 of 2').count()).toBe(1);
+  await button(reply, 'Previous version').click();
+  await expect.poll(() => messages(a.page), { timeout: 10_000 }).toEqual(['Plan Lisbon', 'You said: Plan Lisbon']);
+
+  // Edit the question: the box takes its text, and what is sent replaces it from there on.
+  await button(message(a.page, 'Plan Lisbon'), 'Edit').click();
+  const box = a.page.getByRole('textbox', { name: 'Message' });
+  await expect.poll(() => box.inputValue()).toBe('Plan Lisbon');
+  await box.selectText();
+  await box.press('Backspace');
+  await send(a.page, 'Plan Porto');
+  await expect.poll(() => messages(a.page), { timeout: 10_000 }).toEqual(['Plan Porto', 'You said: Plan Porto']);
+  await expect.poll(() => message(a.page, 'Plan Porto').first().getByLabel('Version 2 of 2').count()).toBe(1);
+
+  const b = await tabs.open(EXAMPLE);
+  await expect.poll(() => messages(b.page), { timeout: 10_000 }).toEqual(['Plan Porto', 'You said: Plan Porto']);
+  await a.page.reload();
+  await a.page.locator('html[data-ready="true"]').waitFor();
+  await expect.poll(() => messages(a.page), { timeout: 10_000 }).toEqual(['Plan Porto', 'You said: Plan Porto']);
+
+  // Back to the first question: its conversation as it was left, the first reply shown, in both tabs.
+  await button(message(a.page, 'Plan Porto').first(), 'Previous version').click();
+  await expect.poll(() => messages(a.page), { timeout: 10_000 }).toEqual(['Plan Lisbon', 'You said: Plan Lisbon']);
+  await expect.poll(() => messages(b.page), { timeout: 10_000 }).toEqual(['Plan Lisbon', 'You said: Plan Lisbon']);
+  await expect.poll(() => message(b.page, 'You said').getByLabel('Version 1 of 2').count()).toBe(1);
 });
