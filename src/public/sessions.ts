@@ -295,6 +295,7 @@ export interface Branch {
 
 /** Where the conversation went on differently after the same events: its alternatives, oldest first. */
 export interface BranchPoint {
+  /** What followed the same conversation here, oldest first: at least two. */
   alternatives: readonly Branch[];
   /** Which of `alternatives` the current conversation holds. */
   current: number;

@@ -77,7 +77,9 @@ export function branchPoints(events: readonly Event[]): Map<string, BranchPoint>
 
 /** What `switchBranch` needs of a store: any store has it. */
 export interface BranchStore {
+  /** The session and its events, to read the alternatives from. */
   getSession(request: GetSessionRequest): Promise<Session | undefined>;
+  /** The one write a switch makes. */
   rewind(request: RewindRequest): Promise<Event>;
 }
 
