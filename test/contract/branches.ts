@@ -15,6 +15,7 @@ import {
   switchBranch,
   withoutRewound,
 } from '../../src/index.js';
+import { storeRunner } from './with-store.js';
 
 let n = 0;
 const fresh = () => ({ appName: 'branches', userId: 'u', sessionId: `s${n++}` });
@@ -41,14 +42,7 @@ const texts = (events: readonly Event[]) => withoutRewound(events).map((e) => e.
 
 export function describeBranches(where: string, open: () => SessionStore): void {
   describe(`branches, ${where}`, () => {
-    const withStore = async (test: (store: SessionStore) => Promise<void>) => {
-      const store = open();
-      try {
-        await test(store);
-      } finally {
-        await store.close();
-      }
-    };
+    const withStore = storeRunner(open);
 
     it('keeps an edited message as an alternative and switches back to it with its state and artifact', () =>
       withStore(async (store) => {

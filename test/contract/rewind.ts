@@ -17,6 +17,7 @@ import {
   StaleSessionError,
   withoutRewound,
 } from '../../src/index.js';
+import { storeRunner } from './with-store.js';
 
 const T = 1_700_000_000_000;
 let n = 0;
@@ -46,14 +47,7 @@ function live(state: Record<string, unknown>): Record<string, unknown> {
 
 export function describeRewind(where: string, open: () => SessionStore): void {
   describe(`rewind, ${where}`, () => {
-    const withStore = async (test: (store: SessionStore) => Promise<void>) => {
-      const store = open();
-      try {
-        await test(store);
-      } finally {
-        await store.close();
-      }
-    };
+    const withStore = storeRunner(open);
 
     it('appends one user event with a fresh invocation naming the one rewound, deleting nothing', () =>
       withStore(async (store) => {
