@@ -70,7 +70,7 @@ export interface StoredChat<M extends UIMessage = UIMessage> {
   /** Shows alternative `index` of message `messageId`, in every tab (`persistChat`'s `switchBranch`). */
   switchBranch(messageId: string, index: number): Promise<void>;
   /** The ids of every message the session holds, alternatives not shown included (for `useChatInStep`). */
-  stored: ReadonlySet<string>;
+  storedIds: ReadonlySet<string>;
 }
 
 /** What `useChatInStep` needs of `useChat`'s result. */
@@ -147,7 +147,7 @@ export function useStoredChat<M extends UIMessage = UIMessage>(
   const messages = mine && 'messages' in mine ? mine.messages : EMPTY;
   const events = live.value?.events;
   const branches = useMemo(() => chat.persistence.branches(events ?? []), [chat.persistence, events]);
-  const stored = useMemo(() => new Set((events ?? []).map(messageIdOf)), [events]);
+  const storedIds = useMemo(() => new Set((events ?? []).map(messageIdOf)), [events]);
   return {
     id: sessionId,
     status: error ? 'error' : mine ? 'ready' : 'loading',
@@ -159,7 +159,7 @@ export function useStoredChat<M extends UIMessage = UIMessage>(
     persistence: chat.persistence,
     branches,
     switchBranch: chat.persistence.switchBranch,
-    stored,
+    storedIds,
   };
 }
 
@@ -176,7 +176,7 @@ export function useChatInStep<M extends UIMessage>(stored: StoredChat<M>, chat: 
   const { id, status, messages, setMessages } = chat;
   useEffect(() => {
     if (stored.status !== 'ready' || stored.id !== id || status === 'submitted' || status === 'streaming') return;
-    const next = inStep(stored.messages, messages, stored.stored);
+    const next = inStep(stored.messages, messages, stored.storedIds);
     if (next !== messages) setMessages(next);
-  }, [stored.status, stored.id, stored.messages, stored.stored, id, status, messages, setMessages]);
+  }, [stored.status, stored.id, stored.messages, stored.storedIds, id, status, messages, setMessages]);
 }
