@@ -41,11 +41,13 @@ function recordServed(served: Set<string>): Plugin {
   };
 }
 
+/** Each message's text (not its buttons), and whether it shows a photo. */
 const messages = (page: Page) =>
   page
     .getByRole('list', { name: 'Messages' })
     .getByRole('listitem')
-    .evaluateAll((items) => items.map((li) => li.textContent + (li.querySelector('img') ? ' [photo]' : '')));
+    .locator('.body')
+    .evaluateAll((bodies) => bodies.map((body) => body.textContent + (body.querySelector('img') ? ' [photo]' : '')));
 
 /** Whether each tab shows the photo as an image the browser decoded, from a `data:` URL. */
 const photoShown = (page: Page) =>
