@@ -26,6 +26,8 @@ export type {
   CreateSessionRequest,
   DeleteSessionRequest,
   Durability,
+  EraseRequest,
+  EraseResult,
   Event,
   EventActions,
   EventCompaction,
