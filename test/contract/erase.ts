@@ -103,6 +103,77 @@ export function describeErase(where: string, open: () => SessionStore): void {
         expect(stored.events.map(isErased)).toEqual([false, true, false]);
       }));
 
+    it('keeps how a turn went (flags, codes, hand-offs, compaction times) and drops summaries and usage', () =>
+      withStore(async (store) => {
+        const key = fresh();
+        const session = await store.createSession(key);
+        const kept = {
+          id: 'js-compaction',
+          invocationId: 'inv1',
+          author: 'agent',
+          timestamp: T,
+          partial: false,
+          turnComplete: true,
+          interrupted: true,
+          errorCode: 'SAFETY',
+          isCompacted: true,
+          startTime: T - 10,
+          endTime: T - 1,
+          isScratchpad: true,
+        };
+        const js: Event = {
+          ...kept,
+          compactedContent: 'summary of a secret',
+          usageMetadata: { promptTokenCount: 3 },
+          errorMessage: 'blocked: a secret',
+          content: { role: 'model', parts: [{ text: 'a secret', thought: true }] },
+          actions: { transferToAgent: 'helper', escalate: true, skipSummarization: true, endOfAgent: true },
+        };
+        const py: Event = {
+          id: 'py-compaction',
+          invocationId: 'inv1',
+          timestamp: T + 1,
+          actions: {
+            compaction: {
+              startTimestamp: 1,
+              endTimestamp: 2,
+              compactedContent: { role: 'model', parts: [{ text: 'a secret' }] },
+            },
+            rewindBeforeInvocationId: 'inv0',
+          },
+        };
+        await store.appendEvents({ session, events: [js, py] });
+        await store.erase({ ...key, invocationId: 'inv1' });
+        const [a, b] = (await store.getSession(key))?.events ?? [];
+        const mark = (e: Event | undefined) => e?.customMetadata?.[ERASED_METADATA_KEY];
+        expect(a).toEqual({
+          ...kept,
+          content: { role: 'model', parts: [] },
+          actions: {
+            stateDelta: {},
+            requestedAuthConfigs: {},
+            requestedToolConfirmations: {},
+            transferToAgent: 'helper',
+            escalate: true,
+            skipSummarization: true,
+            endOfAgent: true,
+          },
+          customMetadata: { [ERASED_METADATA_KEY]: mark(a) },
+        });
+        expect(b).toEqual({
+          id: 'py-compaction',
+          invocationId: 'inv1',
+          timestamp: T + 1,
+          actions: {
+            stateDelta: {},
+            requestedAuthConfigs: {},
+            requestedToolConfirmations: {},
+            rewindBeforeInvocationId: 'inv0',
+          },
+          customMetadata: { [ERASED_METADATA_KEY]: mark(b) },
+        });
+      }));
+
     it('erases every event of an invocation, resolving their ids in order', () =>
       withStore(async (store) => {
         const key = fresh();
@@ -121,6 +192,10 @@ export function describeErase(where: string, open: () => SessionStore): void {
         const stored = (await store.getSession(key)) as Session;
         expect(stored.events.map(isErased)).toEqual([false, true, true, true]);
         expect(stored.events.map((e) => e.invocationId)).toEqual(['inv1', 'inv2', 'inv2', 'inv3']);
+        // An event of the invocation appended after the erase is not erased.
+        const later = said('inv2', 'five');
+        await store.appendEvent({ session, event: later });
+        expect((await store.getSession(key))?.events.at(-1)).toEqual(later);
       }));
 
     it('leaves the session state as it is, and the erased deltas empty', () =>
@@ -160,6 +235,11 @@ export function describeErase(where: string, open: () => SessionStore): void {
         expect(memories.map((m) => [m.eventId, m.content])).toEqual([
           [events[1]?.id, { role: 'user', parts: [{ text: 'zeppelin lighthouse' }] }],
         ]);
+        expect((await store.memory.searchMemory({ ...user, query: 'harbour' })).memories).toEqual([]);
+        // Memory added again from the copy read before the erase goes with the next erase.
+        await store.memory.addSessionToMemory(session);
+        expect((await store.memory.searchMemory({ ...user, query: 'harbour' })).memories).toHaveLength(1);
+        expect((await store.erase({ ...key, eventIds: [(events[0] as Event).id] })).erasedNow).toEqual([]);
         expect((await store.memory.searchMemory({ ...user, query: 'harbour' })).memories).toEqual([]);
       }));
 
