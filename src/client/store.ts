@@ -103,10 +103,9 @@ export interface SessionStore extends SessionService, SessionCatalog {
   /**
    * Erases what events said, for privacy (hard deletion, beside the non-destructive `rewind`): each
    * event `eventIds` names, and every event of `invocationId`, keeps its place, `id`,
-   * `invocationId`, `author` and `timestamp`, and loses its content (`content.parts` emptied, its
-   * `role` kept) and every other field a person could be in (grounding, usage, error message,
-   * compaction summaries, custom metadata, the values and keys of its `stateDelta`, requested auth
-   * configs and tool confirmations). `customMetadata` then holds only the mark `isErased` reads.
+   * `invocationId`, `author` and `timestamp`, and loses its `content` and every other field a person
+   * could be in (grounding, usage, error message, compaction summaries, custom metadata, the values
+   * and keys of its `stateDelta`, requested auth configs and tool confirmations). `customMetadata` then holds only the mark `isErased` reads.
    * The session's state is left as it is (undo state with `rewind`); `artifactDelta` is kept (the
    * artifacts are deleted with `artifacts.deleteArtifact`). In the same transaction the memory
    * entries added under the session's id for those events and the saved search index shards holding

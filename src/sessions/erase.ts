@@ -22,7 +22,13 @@ import { type EventRecord, eventOf, eventRecord, type StoreName, type StoreSchem
 import type { EraseRequest, EraseResult, Event } from '../types.js';
 import { ERASED_METADATA_KEY, isErased } from './erased.js';
 
-/** What an erased event keeps: where it is, whose it was, when, and how its turn went; nothing it said. */
+/**
+ * What an erased event keeps: where it is, whose it was, when, and how its turn went; nothing it
+ * said. No `content` at all, not even its role: ADK's context builder (adk-js 2.0.0 `getContents`)
+ * leaves out an event without a role, where one with a role and no parts would reach the model as
+ * an empty message, which model APIs refuse. No compaction fields either: a compaction whose summary
+ * is gone is no compaction, and a read from the latest compaction starts at the one before.
+ */
 const KEPT = [
   'id',
   'invocationId',
@@ -33,10 +39,6 @@ const KEPT = [
   'turnComplete',
   'interrupted',
   'errorCode',
-  'isCompacted',
-  'startTime',
-  'endTime',
-  'isScratchpad',
 ] as const;
 
 /** The actions an erased event keeps: the agent hand-offs, the rewind it was, the artifact versions it names. */
@@ -50,17 +52,13 @@ const KEPT_ACTIONS = [
 ] as const;
 
 /**
- * `event` erased at `at` (epoch ms): `KEPT` fields as they were, `content` reduced to its role
- * with no parts, `actions` to `KEPT_ACTIONS` with empty `stateDelta`, `requestedAuthConfigs` and
- * `requestedToolConfirmations`, and `customMetadata` holding only the mark.
+ * `event` erased at `at` (epoch ms): `KEPT` fields as they were, `actions` reduced to
+ * `KEPT_ACTIONS` with empty `stateDelta`, `requestedAuthConfigs` and `requestedToolConfirmations`,
+ * and `customMetadata` holding only the mark.
  */
 export function erasedForm(event: Event, at: number): Event {
   const out: Record<string, unknown> = {};
   for (const key of KEPT) if (Object.hasOwn(event, key)) out[key] = event[key];
-  if (event.content) {
-    const role = event.content.role;
-    out.content = typeof role === 'string' ? { role, parts: [] } : { parts: [] };
-  }
   if (event.actions) {
     const actions: Record<string, unknown> = {
       stateDelta: {},

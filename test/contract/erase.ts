@@ -90,7 +90,6 @@ export function describeErase(where: string, open: () => SessionStore): void {
           author: events[1]?.author,
           timestamp: events[1]?.timestamp,
           branch: 'root',
-          content: { role: 'user', parts: [] },
           actions: {
             stateDelta: {},
             artifactDelta: { 'notes.txt': 0 },
@@ -103,7 +102,7 @@ export function describeErase(where: string, open: () => SessionStore): void {
         expect(stored.events.map(isErased)).toEqual([false, true, false]);
       }));
 
-    it('keeps how a turn went (flags, codes, hand-offs, compaction times) and drops summaries and usage', () =>
+    it('keeps how a turn went (flags, codes, hand-offs) and drops compactions, usage and content, role and all', () =>
       withStore(async (store) => {
         const key = fresh();
         const session = await store.createSession(key);
@@ -116,13 +115,13 @@ export function describeErase(where: string, open: () => SessionStore): void {
           turnComplete: true,
           interrupted: true,
           errorCode: 'SAFETY',
+        };
+        const js: Event = {
+          ...kept,
           isCompacted: true,
           startTime: T - 10,
           endTime: T - 1,
           isScratchpad: true,
-        };
-        const js: Event = {
-          ...kept,
           compactedContent: 'summary of a secret',
           usageMetadata: { promptTokenCount: 3 },
           errorMessage: 'blocked: a secret',
@@ -148,7 +147,6 @@ export function describeErase(where: string, open: () => SessionStore): void {
         const mark = (e: Event | undefined) => e?.customMetadata?.[ERASED_METADATA_KEY];
         expect(a).toEqual({
           ...kept,
-          content: { role: 'model', parts: [] },
           actions: {
             stateDelta: {},
             requestedAuthConfigs: {},
@@ -172,6 +170,33 @@ export function describeErase(where: string, open: () => SessionStore): void {
           },
           customMetadata: { [ERASED_METADATA_KEY]: mark(b) },
         });
+      }));
+
+    it('takes an erased compaction out of reads from the latest compaction: they start at the one before', () =>
+      withStore(async (store) => {
+        const key = fresh();
+        const session = await store.createSession(key);
+        const plain = (id: string, t: number): Event => ({ id, invocationId: id, timestamp: t });
+        const compaction = (id: string, t: number, end: number): Event => ({
+          ...plain(id, t),
+          isCompacted: true,
+          startTime: T,
+          endTime: end,
+          compactedContent: `summary ${id}`,
+        });
+        const events = [
+          plain('e1', T),
+          compaction('c1', T + 1, T),
+          plain('e2', T + 2),
+          compaction('c2', T + 3, T + 2),
+          plain('e3', T + 4),
+        ];
+        await store.appendEvents({ session, events });
+        const latest = async () =>
+          (await store.getSession({ ...key, config: { fromLatestCompaction: true } }))?.events.map((e) => e.id);
+        expect(await latest()).toEqual(['c2', 'e3']);
+        await store.erase({ ...key, eventIds: ['c2'] });
+        expect(await latest()).toEqual(['c1', 'e2', 'c2', 'e3']);
       }));
 
     it('erases every event of an invocation, resolving their ids in order', () =>
