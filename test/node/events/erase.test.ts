@@ -7,7 +7,13 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { exposeEngine } from '../../../src/host/expose.js';
 import { StoreEngine } from '../../../src/host/store-engine.js';
-import { connectSessionStore, IndexedDbSessionService } from '../../../src/index.js';
+import {
+  connectSessionStore,
+  IndexedDbSessionService,
+  isErased,
+  type Session,
+  watchSession,
+} from '../../../src/index.js';
 import { type SearchEngine, searchEngineFor } from '../../../src/search/engine.js';
 import { describeErase } from '../../contract/erase.js';
 
@@ -97,5 +103,29 @@ describe('an erase, looked at on disk', () => {
     expect(disk).toContain('ordinary');
     await store.close();
     await engine.close();
+  });
+});
+
+describe('an erase in another tab', () => {
+  it("reaches this tab's live query and its search, over the change channel", async () => {
+    const indexedDB = new IDBFactory();
+    const dbName = `erase-tabs-${n++}`;
+    const here = new IndexedDbSessionService({ indexedDB, IDBKeyRange, dbName });
+    const there = new IndexedDbSessionService({ indexedDB, IDBKeyRange, dbName });
+    const key = { appName: 'app', userId: 'u', sessionId: 's' };
+    const session = await here.createSession(key);
+    await here.appendEvent({ session, event: { id: 'e1', timestamp: 1, content: { parts: [{ text: 'walrus' }] } } });
+    expect((await here.searchEvents({ appName: 'app', userId: 'u', query: 'walrus' })).hits).toHaveLength(1);
+    const seen: (Session | undefined)[] = [];
+    const stop = watchSession(here, key).subscribe((s) => {
+      if (s.status === 'ready') seen.push(s.value);
+    });
+    await expect.poll(() => seen.at(-1)?.events.length).toBe(1);
+    await there.erase({ ...key, eventIds: ['e1'] });
+    await expect.poll(() => seen.at(-1)?.events.map(isErased)).toEqual([true]);
+    expect((await here.searchEvents({ appName: 'app', userId: 'u', query: 'walrus' })).hits).toEqual([]);
+    stop();
+    await there.close();
+    await here.close();
   });
 });
