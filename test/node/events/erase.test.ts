@@ -5,6 +5,7 @@
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
+import { engineOf } from '../../../src/host/engine-of.js';
 import { exposeEngine } from '../../../src/host/expose.js';
 import { StoreEngine } from '../../../src/host/store-engine.js';
 import {
@@ -14,6 +15,7 @@ import {
   type Session,
   watchSession,
 } from '../../../src/index.js';
+import { memoryEngineFor } from '../../../src/memory/engine.js';
 import { type SearchEngine, searchEngineFor } from '../../../src/search/engine.js';
 import { describeErase } from '../../contract/erase.js';
 
@@ -107,7 +109,7 @@ describe('an erase, looked at on disk', () => {
 });
 
 describe('an erase in another tab', () => {
-  it("reaches this tab's live query and its search, over the change channel", async () => {
+  it("reaches this tab's live query, its search and its cached memory index, over the change channel", async () => {
     const indexedDB = new IDBFactory();
     const dbName = `erase-tabs-${n++}`;
     const here = new IndexedDbSessionService({ indexedDB, IDBKeyRange, dbName });
@@ -121,8 +123,15 @@ describe('an erase in another tab', () => {
       if (s.status === 'ready') seen.push(s.value);
     });
     await expect.poll(() => seen.at(-1)?.events.length).toBe(1);
+    await here.memory.addSessionToMemory(session);
+    expect((await here.memory.searchMemory({ appName: 'app', userId: 'u', query: 'walrus' })).memories).toHaveLength(1);
+    // This tab's cached memory index holds the text until it hears the erase.
+    const cached = (memoryEngineFor(engineOf(here)) as unknown as { cache: Map<string, unknown> }).cache;
+    expect(cached.size).toBe(1);
     await there.erase({ ...key, eventIds: ['e1'] });
     await expect.poll(() => seen.at(-1)?.events.map(isErased)).toEqual([true]);
+    await expect.poll(() => cached.size).toBe(0);
+    expect((await here.memory.searchMemory({ appName: 'app', userId: 'u', query: 'walrus' })).memories).toEqual([]);
     expect((await here.searchEvents({ appName: 'app', userId: 'u', query: 'walrus' })).hits).toEqual([]);
     stop();
     await there.close();
