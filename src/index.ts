@@ -48,6 +48,7 @@ export {
   TimeoutError,
   UpgradeBlockedError,
 } from './core/errors.js';
+export { EventNotFoundError } from './core/event-not-found.js';
 export { INTERNAL_METADATA_PREFIX } from './core/internal-metadata.js';
 export { InvocationNotFoundError } from './core/invocation-not-found.js';
 export { MAX_JSON_DEPTH } from './core/json.js';
@@ -98,6 +99,7 @@ export {
   type Snippet,
 } from './search/index.js';
 export { type BranchStore, branchPoints, switchBranch } from './sessions/branches.js';
+export { ERASED_METADATA_KEY, isErased } from './sessions/erased.js';
 export { rewoundEventIds, withoutRewound } from './sessions/rewound.js';
 export { type InjectOptions, injectSessionState, MissingTemplateKeyError } from './sessions/template.js';
 export { appendWithState, TurnState } from './sessions/turn-state.js';
@@ -145,6 +147,8 @@ export type {
   CreateSessionRequest,
   DeleteSessionRequest,
   Durability,
+  EraseRequest,
+  EraseResult,
   Event,
   EventActions,
   EventCompaction,

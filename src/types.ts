@@ -28,6 +28,8 @@ export type {
   CreateSessionRequest,
   DeleteSessionRequest,
   Durability,
+  EraseRequest,
+  EraseResult,
   Event,
   EventActions,
   EventCompaction,

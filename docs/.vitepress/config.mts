@@ -37,7 +37,7 @@ export default defineConfig({
         text: 'Guides',
         items: [
           { text: 'ADK in the browser', link: '/adk' },
-          { text: 'Compaction, rewinds, branches', link: '/agent-events' },
+          { text: 'Compaction, rewinds, branches, erasure', link: '/agent-events' },
           { text: 'Chat UIs with the AI SDK', link: '/chat-ui' },
           { text: 'Live queries and frameworks', link: '/live-queries' },
           { text: 'Artifacts', link: '/artifacts' },

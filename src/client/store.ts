@@ -22,6 +22,8 @@ import type { SyncBackend } from '../sync/protocol.js';
 import type {
   AppendEventsRequest,
   Durability,
+  EraseRequest,
+  EraseResult,
   Event,
   ListSessionKeysRequest,
   RewindRequest,
@@ -98,6 +100,22 @@ export interface SessionStore extends SessionService, SessionCatalog {
    * stale: read the session again.
    */
   rewind(request: RewindRequest): Promise<Event>;
+  /**
+   * Erases what events said, for privacy (hard deletion, beside the non-destructive `rewind`): each
+   * event `eventIds` names, and every event of `invocationId`, keeps its place, `id`,
+   * `invocationId`, `author` and `timestamp`, and loses its `content` and every other field a person
+   * could be in (grounding, usage, error message, compaction summaries, custom metadata, the values
+   * and keys of its `stateDelta`, requested auth configs and tool confirmations). `customMetadata` then holds only the mark `isErased` reads.
+   * The session's state is left as it is (undo state with `rewind`); `artifactDelta` is kept (the
+   * artifacts are deleted with `artifacts.deleteArtifact`). In the same transaction the memory
+   * entries added under the session's id for those events and the saved search index shards holding
+   * the session are deleted. Resolves the ids named and those this call erased; erasing again
+   * changes nothing. Session objects read before stay current (an agent running on the session
+   * goes on), but still hold the content in memory: read the session again. Rejects with
+   * `SessionNotFoundError`, `EventNotFoundError` (an id the session lacks) or
+   * `InvocationNotFoundError` (no event of that invocation), erasing nothing.
+   */
+  erase(request: EraseRequest): Promise<EraseResult>;
   /** Keys of every session of every app, of one app, or of one user: one snapshot, oldest first. */
   listSessionKeys(request?: ListSessionKeysRequest): Promise<SessionKey[]>;
   /** Writes whole sessions in one transaction, all or none; see README "Export and import". */

@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'ALREADY_EXISTS'
   | 'SESSION_NOT_FOUND'
   | 'INVOCATION_NOT_FOUND'
+  | 'EVENT_NOT_FOUND'
   | 'STALE_SESSION'
   | 'INVALID_INPUT'
   | 'QUOTA_EXCEEDED'
@@ -137,7 +138,7 @@ const classes: Partial<Record<ErrorCode, Family>> = {
  * The family's names, written out (minifiers rename classes), which are also
  * how `fromWireError` finds an error's class. A module declaring a subclass
  * of the family adds it here (`MissingTemplateKeyError`, in ../template.ts;
- * `InvocationNotFoundError`, in ./invocation-not-found.ts), so neither the page
+ * `InvocationNotFoundError`, in ./invocation-not-found.ts; `EventNotFoundError`, in ./event-not-found.ts), so neither the page
  * nor the worker's start-up carries classes it never throws or catches.
  */
 export const familyNames = new Map<Family, string>([

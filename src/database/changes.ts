@@ -5,8 +5,8 @@
  */
 /** A committed change, told to subscribers in this tab and others. */
 export interface StoreChange {
-  /** What happened to the session: created (or imported), events appended, or deleted. */
-  type: 'created' | 'appended' | 'deleted';
+  /** What happened to the session: created (or imported), events appended, events erased (`erase`), or deleted. */
+  type: 'created' | 'appended' | 'erased' | 'deleted';
   /** The session's app. */
   appName: string;
   /** The session's user. */
@@ -17,7 +17,7 @@ export interface StoreChange {
   revision: number;
   /** The session's `lastUpdateTime` after the change (epoch ms). */
   lastUpdateTime: number;
-  /** Ids of the events the change stored (appends only). */
+  /** Ids of the events the change stored (appends) or erased (erases). */
   eventIds: string[];
   /**
    * Whether the change wrote the app's (`app:`) or the user's (`user:`) state.

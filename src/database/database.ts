@@ -4,7 +4,8 @@
  * failures typed, the change notices of what committed, and the hooks by which
  * a capability joins another's writes. It calls no capability by name: a
  * capability that must react to sessions going registers a `SessionCleanup`, one that must go
- * back with a rewound session a `SessionRewind`.
+ * back with a rewound session a `SessionRewind`, one that keeps data derived from events a
+ * `SessionErase`.
  */
 import { CloseSignal } from '../core/close-signal.js';
 import { AlreadyExistsError, normalizeStorageError, StoreClosedError } from '../core/errors.js';
@@ -63,6 +64,24 @@ export interface SessionRewind {
   load(): Promise<RewindWriter>;
 }
 
+/**
+ * Removes, inside the transaction that erases events of a session, what a capability derived from
+ * them (memory entries, saved search shards). `uid` is the session's incarnation. Must await
+ * nothing but requests of `tx`, or the transaction commits without the rest.
+ */
+export type EraseWriter = (
+  tx: Tx<StoreSchema, StoreName>,
+  session: { appName: string; userId: string; id: string; uid: string },
+  eventIds: readonly string[],
+) => Promise<void>;
+
+/** What a capability does when events of a session are erased: its `stores` join the erase's transaction. */
+export interface SessionErase {
+  readonly stores: readonly StoreName[];
+  /** Its writer's code, loaded before the transaction opens. */
+  load(): Promise<EraseWriter>;
+}
+
 /** What a capability built on the database needs of its owner; `Database` is one, and so is `StoreEngine`. */
 export interface DatabaseOwner {
   readonly dbName: string;
@@ -85,6 +104,7 @@ export class Database implements DatabaseOwner {
   private readonly commitListeners = new Set<(changes: readonly StoreChange[]) => void>();
   private readonly cleanups: SessionCleanup[] = [];
   private readonly rewinds: SessionRewind[] = [];
+  private readonly erasers: SessionErase[] = [];
 
   constructor(options: DatabaseOptions = {}) {
     this.dbName = options.dbName ?? DEFAULT_DB_NAME;
@@ -161,6 +181,16 @@ export class Database implements DatabaseOwner {
   /** The registered rewind hooks, in registration order. */
   get sessionRewinds(): readonly SessionRewind[] {
     return this.rewinds;
+  }
+
+  /** Registers what a capability removes when events of a session are erased; the erase's transaction runs it. */
+  onSessionErased(erase: SessionErase): void {
+    this.erasers.push(erase);
+  }
+
+  /** The registered erase hooks, in registration order. */
+  get sessionErasers(): readonly SessionErase[] {
+    return this.erasers;
   }
 
   /** Runs `work` on the open database and turns whatever IndexedDB threw into the typed family. */

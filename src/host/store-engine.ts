@@ -1,7 +1,8 @@
 /**
  * The store engine: the session engine on a database of its own, with the
- * clean-ups and rewind hooks other capabilities register on that database
- * (artifacts go, and go back, with their session). What a worker exposes and
+ * clean-ups, rewind and erase hooks other capabilities register on that database
+ * (artifacts go, and go back, with their session; memory entries and saved search
+ * shards go with the events erased). What a worker exposes and
  * an in-thread store runs on; the capabilities beside sessions (search, memory,
  * artifacts, sync) reach the same database through it, as a `DatabaseOwner`.
  */
@@ -12,6 +13,8 @@ import { Database, type DatabaseOwner } from '../database/database.js';
 import type { Db } from '../database/idb/index.js';
 import type { UpgradeStep } from '../database/open.js';
 import type { StoreSchema } from '../database/records/index.js';
+import { sessionMemoryErase } from '../memory/hooks.js';
+import { sessionSearchErase } from '../search/hooks.js';
 import { SessionEngine } from '../sessions/engine.js';
 import type { Durability } from '../types.js';
 
@@ -52,6 +55,8 @@ export class StoreEngine extends SessionEngine implements DatabaseOwner {
     const database = new Database(options);
     database.onSessionsRemoved(sessionArtifactsCleanup);
     database.onSessionRewound(sessionArtifactsRewind);
+    database.onSessionErased(sessionMemoryErase);
+    database.onSessionErased(sessionSearchErase);
     super(database, options.durability);
   }
 

@@ -12,6 +12,7 @@ import { DEFAULT_SEARCH_LIMIT } from '../core/limits.js';
 import { parseQuery } from '../core/text/match.js';
 import { byRank, type Doc, options, queryOf, scoreOf } from '../core/text/minisearch.js';
 import { indexTerms } from '../core/text/tokenize.js';
+import { ChangeFeed, type StoreChange } from '../database/changes.js';
 import type { DatabaseOwner } from '../database/database.js';
 import { bound, type Db, type Tx } from '../database/idb/index.js';
 import { keyString } from '../database/keys.js';
@@ -53,8 +54,23 @@ const userRange = (appName: string, userId: string) => bound([appName, userId], 
 
 export class MemoryEngine implements MemoryBackend {
   private readonly cache = new Map<string, Cached>();
+  /** Other tabs' erases; this realm's arrive through `onCommitted`. */
+  private feed: ChangeFeed | undefined;
 
-  constructor(private readonly engine: DatabaseOwner) {}
+  constructor(private readonly engine: DatabaseOwner) {
+    engine.onCommitted((changes) => {
+      for (const change of changes) this.heard(change);
+    });
+    engine.onClose(() => this.feed?.close());
+  }
+
+  /**
+   * An erase drops the user's cached index at once: it holds the erased entries' text, which must
+   * not stay in this realm's memory until the next search rebuilds it (the version moved).
+   */
+  private heard(change: StoreChange): void {
+    if (change.type === 'erased') this.cache.delete(keyString([change.appName, change.userId]));
+  }
 
   /**
    * Runs a write with the user's memory version read and bumped in the same
@@ -208,6 +224,8 @@ export class MemoryEngine implements MemoryBackend {
     for (const doc of docs) count(frequency, doc.text, 1);
     const built = { version, index, records: byId, frequency };
     this.cache.set(key, built);
+    this.feed ??= new ChangeFeed(this.engine.dbName);
+    if (this.feed.size === 0) this.feed.subscribe({}, (change) => this.heard(change));
     return built;
   }
 }

@@ -307,6 +307,25 @@ export interface SwitchBranchRequest extends SessionKey {
   eventId: string;
 }
 
+/**
+ * `erase`: the session, and the events whose content to erase: those `eventIds` names, and every
+ * event of `invocationId`. At least one of the two must name something.
+ */
+export interface EraseRequest extends SessionKey {
+  /** Ids of events of the session to erase. */
+  eventIds?: string[];
+  /** An invocation of the session: every event of it stored when the erase runs is erased. */
+  invocationId?: string;
+}
+
+/** What `erase` did. */
+export interface EraseResult {
+  /** Every event the request named, in the session's order: all of them are erased now. */
+  eventIds: string[];
+  /** Those of them this call erased; the others were erased before (an empty list on a repeat). */
+  erasedNow: string[];
+}
+
 /** `deleteSession`: the session to delete (deleting an unknown one does nothing). */
 export type DeleteSessionRequest = SessionKey;
 

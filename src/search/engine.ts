@@ -136,6 +136,7 @@ export class SearchEngine implements SearchBackend {
         )
           continue;
         const { appName, userId } = index;
+        await index.vacuum();
         const clear = index.clearSaved;
         for (let record = index.takeDirty(); record && !this.closed; record = index.takeDirty()) {
           const put = record;

@@ -21,6 +21,11 @@ export const SHARD_EVENTS = 5_000;
 const CATCH_UP_BATCH = 16;
 
 const docId = (uid: string, seq: number): string => `${uid}/${seq}`;
+const sameErasures = (mark: SessionMark, record: SessionRecord): boolean =>
+  (mark.erasures ?? 0) === (record.erasures ?? 0);
+/** Whether `mark` holds the session as `record` says it is now. */
+const current = (mark: SessionMark, record: SessionRecord): boolean =>
+  mark.revision === record.revision && sameErasures(mark, record);
 
 /** A ranked candidate: an event the index says matches, to be checked against the stored event. */
 export interface Candidate {
@@ -75,7 +80,7 @@ export class UserIndex {
       for (const s of sessions) {
         const mark = this.marks.get(s.uid);
         if (mark) this.bySession.set(s.id, s.uid);
-        if (!mark || mark.revision !== s.revision) this.stale.add(s.id);
+        if (!mark || !current(mark, s)) this.stale.add(s.id);
       }
     });
   }
@@ -151,8 +156,9 @@ export class UserIndex {
       const sessionId = sessionIds[i] as string;
       const known = this.marks.get(this.bySession.get(sessionId) ?? '');
       if (!record) return { sessionId, known, record, whole: true, events: Promise.resolve([]) };
-      if (known && known.uid === record.uid && known.revision === record.revision) return undefined;
-      const incremental = known !== undefined && known.uid === record.uid;
+      if (known && known.uid === record.uid && current(known, record)) return undefined;
+      // An erase changed events in place: only a whole read drops their words.
+      const incremental = known !== undefined && known.uid === record.uid && sameErasures(known, record);
       const from = incremental ? known.nextSeq : 0;
       return {
         sessionId,
@@ -222,6 +228,7 @@ export class UserIndex {
       sessionId: record.id,
       revision: record.revision,
       nextSeq: record.nextSeq,
+      ...(record.erasures !== undefined && { erasures: record.erasures }),
       seqs,
       shard: shardNo,
     });
@@ -259,6 +266,15 @@ export class UserIndex {
       }
     }
     return found.sort(byRank);
+  }
+
+  /**
+   * Drops the words of discarded events (replaced, erased, or of a session gone) from every changed
+   * shard: MiniSearch keeps them until it vacuums, and a shard saved before would write them back
+   * to the database. Before each save.
+   */
+  async vacuum(): Promise<void> {
+    for (const shard of this.shards) if (shard?.dirty && shard.index.dirtCount > 0) await shard.index.vacuum();
   }
 
   /**

@@ -22,7 +22,7 @@ import { type Db, handled, type Tx } from '../database/idb/index.js';
 import { keyString } from '../database/keys.js';
 import { eventRecord, type SessionRecord, type StoreName, type StoreSchema } from '../database/records/index.js';
 import { appScope, userScope, writeSessionState, writeState } from '../database/records/state.js';
-import type { Event } from '../types.js';
+import type { Durability, Event } from '../types.js';
 import type { AppendBatch, AppendOutcome } from './protocol.js';
 
 export interface GroupResult {
@@ -31,6 +31,12 @@ export interface GroupResult {
   change?: StoreChange;
   /** The session record as committed, for the engine to remember. */
   record?: SessionRecord;
+}
+
+/** An acknowledged append batch, and the change notice it makes once its group has committed. */
+export interface Appended {
+  outcome: AppendOutcome;
+  change: StoreChange | undefined;
 }
 
 const sessionKey = (b: AppendBatch): [string, string, string] => [b.appName, b.userId, b.sessionId];
@@ -43,6 +49,18 @@ export function storable(event: Event): Event {
     ...event,
     actions: { ...event.actions, stateDelta: withoutTemp(delta) },
   };
+}
+
+const strictness: Record<Durability, number> = { relaxed: 0, default: 1, strict: 2 };
+
+/** The strictest durability the batches ask for (`fallback` for those that ask none): a group commits so. */
+export function strictestOf(batches: readonly AppendBatch[], fallback: Durability): IDBTransactionDurability {
+  let chosen: Durability = 'relaxed';
+  for (const b of batches) {
+    const d = b.durability ?? fallback;
+    if (strictness[d] > strictness[chosen]) chosen = d;
+  }
+  return chosen;
 }
 
 /** True if `error` is a unique key or index refusing a record written blind (an event or session id already stored). */
@@ -257,7 +275,12 @@ async function writeGroup(
     const stored = await p;
     const rec = early.get(k);
     if (!rec) current.set(k, stored);
-    else if (stored?.uid !== rec.uid || stored.revision !== (batches[keys.indexOf(k)] as AppendBatch).ref?.revision) {
+    else if (
+      stored?.uid !== rec.uid ||
+      stored.revision !== (batches[keys.indexOf(k)] as AppendBatch).ref?.revision ||
+      // An erase moved `erasures` only: writing the remembered record would undo that.
+      stored.erasures !== rec.erasures
+    ) {
       throw new RememberedRecordStale();
     }
   }

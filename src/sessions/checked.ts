@@ -14,6 +14,7 @@ import type { AppendBatch, Backend, ImportBatch } from './protocol.js';
 import {
   appendBatchSchema,
   appStateRequestSchema,
+  eraseRequestSchema,
   getSessionRequestSchema,
   importBatchSchema,
   listSessionKeysRequestSchema,
@@ -91,6 +92,7 @@ export function checked(engine: () => SessionEngine): Backend {
     },
     sealInterrupted: async (r) => engine().sealInterrupted(validate('sealInterrupted', sessionKeySchema, r)),
     rewind: async (r) => engine().rewind(validate('rewind', rewindRequestSchema, r)),
+    erase: async (r) => engine().erase(validate('erase', eraseRequestSchema, r)),
     importSessions: async (request, onProgress) =>
       engine().importSessions(await checkImport('importSessions', request), onProgress),
     close: async () => engine().close(),

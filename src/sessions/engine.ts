@@ -19,6 +19,8 @@ import type {
   CreateSessionRequest,
   DeleteSessionRequest,
   Durability,
+  EraseRequest,
+  EraseResult,
   Event,
   GetSessionRequest,
   ListSessionKeysRequest,
@@ -29,11 +31,19 @@ import type {
   UserStateRequest,
   UserSummary,
 } from '../types.js';
-import { commitGroup, type GroupOptions, type GroupResult, isDuplicateId, RememberedRecordStale } from './append.js';
+import {
+  type Appended,
+  commitGroup,
+  type GroupOptions,
+  type GroupResult,
+  isDuplicateId,
+  RememberedRecordStale,
+  strictestOf,
+} from './append.js';
 import { type Created, type CreateOrder, commitCreates } from './create.js';
 import { cleanupOnImport, decrementCounts, removeSession } from './delete.js';
 import type { ImportExtra } from './import.js';
-import { loadCompaction, loadImport, loadRewind, loadSeal } from './later.js';
+import { loadCompaction, loadErase, loadImport, loadRewind, loadSeal } from './later.js';
 import type {
   AppendBatch,
   AppendOutcome,
@@ -45,15 +55,8 @@ import type {
 } from './protocol.js';
 import { type Place, pageOf, readAhead, readEvents, readPage, readUsers, toLoaded } from './reads.js';
 
-/** An acknowledged append batch, and the change notice it makes once its group has committed. */
-interface Appended {
-  outcome: AppendOutcome;
-  change: StoreChange | undefined;
-}
-
 /** Most batches one group-commit transaction takes; the rest wait for the next. */
 const MAX_GROUP = 512;
-const strictness: Record<Durability, number> = { relaxed: 0, default: 1, strict: 2 };
 /** Most session places an engine remembers for its reads. */
 const REMEMBERED_PLACES = 10_000;
 /** Most session records an engine remembers for its appends. */
@@ -236,6 +239,11 @@ export class SessionEngine implements Backend {
     return (await loadRewind()).rewind(this.database, request, this.durability);
   }
 
+  /** Erases the events `request` names (see `erase.ts`); resolves what it erased. */
+  async erase(request: EraseRequest): Promise<EraseResult> {
+    return (await loadErase()).erase(this.database, request, this.durability);
+  }
+
   /**
    * Queues `batch` for the next group commit. Must resolve only after the
    * transaction that holds it has committed, and reject if it aborts.
@@ -257,7 +265,7 @@ export class SessionEngine implements Backend {
 
   /** First blind (see `commitGroup`); a group with an event id already stored is written again with lookups. */
   private async writeAppends(batches: AppendBatch[]): Promise<Settled<Appended>[]> {
-    const durability = this.durabilityOf(batches);
+    const durability = strictestOf(batches, this.durability);
     let options: GroupOptions = { blind: true, remembered: (uid) => this.records.get(uid) };
     let results: GroupResult[];
     for (;;) {
@@ -319,15 +327,6 @@ export class SessionEngine implements Backend {
       });
     });
     this.emit(changes);
-  }
-
-  private durabilityOf(batches: AppendBatch[]): IDBTransactionDurability {
-    let chosen: Durability = 'relaxed';
-    for (const b of batches) {
-      const d = b.durability ?? this.durability;
-      if (strictness[d] > strictness[chosen]) chosen = d;
-    }
-    return chosen;
   }
 
   /**

@@ -19,6 +19,8 @@ import type {
   CreateSessionRequest,
   DeleteSessionRequest,
   Durability,
+  EraseRequest,
+  EraseResult,
   Event,
   GetSessionRequest,
   ListSessionKeysRequest,
@@ -114,6 +116,10 @@ export class SessionFront implements SessionService, SessionCatalog {
 
   rewind(request: RewindRequest): Promise<Event> {
     return this.backend.rewind(request);
+  }
+
+  erase(request: EraseRequest): Promise<EraseResult> {
+    return this.backend.erase(request);
   }
 
   async deleteSession(request: DeleteSessionRequest): Promise<void> {

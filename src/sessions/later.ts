@@ -1,6 +1,6 @@
 /**
  * Session code outside the worker's start-up (imports, the read from the latest
- * compaction, sealing, rewinds: all rare), fetched on first use and warmed with the other parts
+ * compaction, sealing, rewinds, erasures: all rare), fetched on first use and warmed with the other parts
  * after the first answer (`host/warm.ts`), so a first use offline needs no
  * network. A compaction read loads its code before its transaction opens: an
  * `import()` awaited inside one would let it end.
@@ -25,5 +25,7 @@ export function loadedCompaction(): Compaction {
 export const loadSeal = lazy(() => import('./seal.js'));
 
 export const loadRewind = lazy(() => import('./rewind.js'));
+
+export const loadErase = lazy(() => import('./erase.js'));
 
 export const loadImport = lazy(() => import('./import.js'));

@@ -14,6 +14,8 @@ import type {
   CreateSessionRequest,
   DeleteSessionRequest,
   Durability,
+  EraseRequest,
+  EraseResult,
   Event,
   GetSessionRequest,
   ListSessionKeysRequest,
@@ -101,6 +103,7 @@ export const SESSION_METHODS = {
   listUsers: 0,
   sealInterrupted: 0,
   rewind: 0,
+  erase: 0,
 } as const satisfies MethodTable<Omit<Backend, 'close'>>;
 
 /** What the front needs from an engine. Implemented by `StoreEngine`, and by a Comlink proxy of one. */
@@ -128,5 +131,7 @@ export interface Backend {
   sealInterrupted(request: SessionKey): Promise<Event[]>;
   /** Appends the rewind event undoing `beforeInvocationId` and what followed (sessions/rewind.ts); resolves it. */
   rewind(request: RewindRequest): Promise<Event>;
+  /** Erases the content of the events `request` names, in place (sessions/erase.ts); resolves what it erased. */
+  erase(request: EraseRequest): Promise<EraseResult>;
   close(): Promise<void>;
 }

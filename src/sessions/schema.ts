@@ -10,6 +10,7 @@ import { MAX_BATCH_EVENTS, MAX_BATCHES } from '../core/limits.js';
 import {
   built,
   count,
+  eventIdSchema,
   eventSchema,
   idSchema as id,
   jsonObject,
@@ -43,6 +44,20 @@ export const getSessionRequestSchema = built(() =>
 );
 
 export const rewindRequestSchema = built(() => z.extend(sessionKeySchema, { beforeInvocationId: id }));
+
+export const eraseRequestSchema = built(() =>
+  z
+    .extend(sessionKeySchema, {
+      eventIds: opt(z.array(eventIdSchema).check(z.maxLength(MAX_BATCH_EVENTS))),
+      invocationId: opt(id),
+    })
+    .check(
+      z.refine((r) => (r.eventIds?.length ?? 0) > 0 || r.invocationId !== undefined, {
+        message: 'names no event: give `eventIds` (not empty) or `invocationId`',
+        path: ['eventIds'],
+      }),
+    ),
+);
 
 export const listSessionsRequestSchema = built(() =>
   z

@@ -40,6 +40,7 @@ export const STORE_MEMBERS = [
   'listSessionKeys',
   'sealInterrupted',
   'rewind',
+  'erase',
   'importSessions',
   'searchEvents',
   'close',

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   AlreadyExistsError,
+  EventNotFoundError,
   InvalidInputError,
   InvocationNotFoundError,
   QuotaExceededError,
@@ -22,6 +23,7 @@ const families: [string, new (message: string) => Error][] = [
   ['AlreadyExistsError', AlreadyExistsError],
   ['SessionNotFoundError', SessionNotFoundError],
   ['InvocationNotFoundError', InvocationNotFoundError],
+  ['EventNotFoundError', EventNotFoundError],
   ['StaleSessionError', StaleSessionError],
   ['InvalidInputError', InvalidInputError],
   ['QuotaExceededError', QuotaExceededError],

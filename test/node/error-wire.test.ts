@@ -10,6 +10,7 @@ import { fromWireError, toWireError } from '../../src/core/errors.js';
 import * as api from '../../src/index.js';
 import {
   AlreadyExistsError,
+  EventNotFoundError,
   InvalidInputError,
   InvocationNotFoundError,
   MissingTemplateKeyError,
@@ -29,6 +30,7 @@ const samples: SessionStoreError[] = [
   new AlreadyExistsError('exists'),
   new SessionNotFoundError('missing'),
   new InvocationNotFoundError('Invocation ID not found: inv1'),
+  new EventNotFoundError('erase: no event "e9" in session s1'),
   new StaleSessionError('stale'),
   new InvalidInputError('bad'),
   new QuotaExceededError('full'),

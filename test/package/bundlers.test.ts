@@ -176,8 +176,10 @@ describe('the page bundle (vite build)', () => {
       expect(worker.inStartup).toEqual([]);
       // Raised to 26,000 B by the same kind of fixes (about 900 B raw, 400 B gzip): ids refused when
       // not well-formed UTF-16, times in seconds refused, error fields on the wire, and the warm-up
-      // that fetches the parts after the first answer so their first use works offline.
-      expect(worker.startup).toBeLessThan(26_000);
+      // that fetches the parts after the first answer so their first use works offline. Raised to
+      // 26,500 B for erase: its request check, its method, and the memory and search hooks that join
+      // its transaction (their code is a chunk of its own) (vite es 26,033, dist 26,095, webpack 26,140 B).
+      expect(worker.startup).toBeLessThan(26_500);
     }
     expect(es.lazy.length).toBeGreaterThanOrEqual(4);
     // A classic worker is one file: everything inlined.
@@ -188,8 +190,10 @@ describe('the page bundle (vite build)', () => {
     // kept whole in artifacts (+1.2 KB); eventsource-parser reading the change stream as the SSE spec
     // has it (+1.3 KB). Module workers fetch all of it after start-up, not in it. Raised to 55,000 B for the
     // compaction read and sealing (+1.2 KB, 52,926 -> 54,125 B), and to 56,000 B for rewind with the
-    // initial state it restores and the artifact versions it writes (+1.4 KB, 54,361 -> 55,768 B).
-    expect(iife.startup).toBeLessThan(56_000);
+    // initial state it restores and the artifact versions it writes (+1.4 KB, 54,361 -> 55,768 B), and
+    // to 57,500 B for erase and what it removes beside the events (memory entries, saved search shards;
+    // 57,096 B, its three chunks 1.9 KB).
+    expect(iife.startup).toBeLessThan(57_500);
   });
 
   it('ships in dist/worker/ only the worker and the chunks it loads', () => {

@@ -27,6 +27,7 @@ import type {
   DeleteMemoryRequest,
   DeleteSessionRequest,
   Durability,
+  EraseRequest,
   Event,
   EventActions,
   GetSessionConfig,
@@ -101,6 +102,8 @@ describe('sessions', () => {
 
   test('the catalog and import requests are what their schemas take', () => {
     expectTypeOf<ListSessionKeysRequest>().toEqualTypeOf<In<typeof sessions.listSessionKeysRequestSchema>>();
+    expectTypeOf<EraseRequest>().toEqualTypeOf<In<typeof sessions.eraseRequestSchema>>();
+    expectTypeOf<EraseRequest>().toEqualTypeOf<Out<typeof sessions.eraseRequestSchema>>();
     expectTypeOf<ListUsersRequest>().toEqualTypeOf<In<typeof sessions.listUsersRequestSchema>>();
     expectTypeOf<ConflictPolicy>().toEqualTypeOf<In<typeof sessions.conflictPolicySchema>>();
   });

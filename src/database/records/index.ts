@@ -24,6 +24,11 @@ export interface SessionRecord extends SessionHead {
   lastUpdateTime: number;
   /** Bumped by every stored event; the stale check compares it. */
   revision: number;
+  /**
+   * Bumped by every `erase` that changed an event (absent: none did). Not the revision: an erase
+   * leaves session objects current, but data derived from the events (the search index) is read again.
+   */
+  erasures?: number;
   /** The `seq` the next new event gets. */
   nextSeq: number;
   eventCount: number;

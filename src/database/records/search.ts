@@ -16,6 +16,8 @@ export interface SessionMark {
   revision: number;
   /** Its `nextSeq` then: events from there on are new. */
   nextSeq: number;
+  /** The record's `erasures` then (absent: none): an erase since means the session is read again whole. */
+  erasures?: number;
   /** The `seq`s of its events that have text (the indexed ones). */
   seqs: number[];
 }

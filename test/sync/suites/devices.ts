@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { type Event, withoutRewound } from '../../../src/index.js';
+import { type Event, isErased, withoutRewound } from '../../../src/index.js';
 import { type Device, device, say, textsOf, turn } from '../devices.js';
 import { type ServerProcess, TOKENS } from '../server-process.js';
 
@@ -105,6 +105,26 @@ export function devicesSuite(server: () => ServerProcess): void {
       const back = await a.store.getSession(key);
       expect(own(back?.state)).toEqual({ topic: 'x', step: null, extra: null });
       expect(withoutRewound(back?.events ?? [])).toEqual([]);
+    });
+
+    it('an event erased before its push reaches the server and the other devices erased, mark and all', async () => {
+      const a = alice();
+      const key = { appName: 'chat', userId: 'alice', sessionId: 'erased-before-push' };
+      const session = await a.store.createSession(key);
+      await a.store.appendEvents({ session, events: [turn('a secret', 'er-1'), turn('kept', 'er-2')] });
+      await a.store.erase({ ...key, invocationId: 'er-1' });
+      const [erased] = (await a.store.getSession(key))?.events ?? [];
+      expect((await a.sync.syncNow()).lastError).toBeNull();
+      // Devices that never saw the session read it from the server alone.
+      for (const d of [alice(), alice()]) {
+        expect((await d.sync.syncNow()).lastError).toBeNull();
+        const got = await d.store.getSession(key);
+        const { timestamp: _t, ...arrived } = got?.events[0] as Event;
+        const { timestamp: _u, ...sent } = erased as Event;
+        expect(arrived).toEqual(sent);
+        expect(got?.events.map(isErased)).toEqual([true, false]);
+        expect(JSON.stringify(got?.events)).not.toContain('a secret');
+      }
     });
 
     it('a rewind made offline, rebased behind another device’s append: that append reads as undone, its state stays', async () => {

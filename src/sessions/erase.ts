@@ -1,0 +1,155 @@
+/**
+ * Erasing events (`erase`): hard deletion of what events said, for privacy, beside the
+ * non-destructive rewind. Each event named (by id, or every event of an invocation) is replaced in
+ * its place by its erased form (`erasedForm`): the same id, invocation, author, time and order,
+ * without its content or any other data a person could be in, marked in `customMetadata` (see
+ * ./erased.ts). The session's state is left as it is (undoing state is rewind's work). In the same
+ * transaction the registered erase hooks remove what other capabilities derived from those events
+ * (memory entries, saved search shards). All or nothing: an unknown id or invocation erases nothing.
+ *
+ * The session's revision does not move: session objects read before stay current, and an agent
+ * running on the session goes on appending. `erasures` moves instead, so data derived from the
+ * events (the search index) reads the session again. Erasing an erased event changes nothing.
+ * Worker-side only: the page forwards the call.
+ */
+import { SessionNotFoundError } from '../core/errors.js';
+import { EventNotFoundError } from '../core/event-not-found.js';
+import { InvocationNotFoundError } from '../core/invocation-not-found.js';
+import type { StoreChange } from '../database/changes.js';
+import type { Database } from '../database/database.js';
+import { bound, handled, type Store } from '../database/idb/index.js';
+import { type EventRecord, eventOf, eventRecord, type StoreName, type StoreSchema } from '../database/records/index.js';
+import type { EraseRequest, EraseResult, Event } from '../types.js';
+import { ERASED_METADATA_KEY, isErased } from './erased.js';
+
+/**
+ * What an erased event keeps: where it is, whose it was, when, and how its turn went; nothing it
+ * said. No `content` at all, not even its role: ADK's context builder (adk-js 2.0.0 `getContents`)
+ * leaves out an event without a role, where one with a role and no parts would reach the model as
+ * an empty message, which model APIs refuse. No compaction fields either: a compaction whose summary
+ * is gone is no compaction, and a read from the latest compaction starts at the one before.
+ */
+const KEPT = [
+  'id',
+  'invocationId',
+  'author',
+  'timestamp',
+  'branch',
+  'partial',
+  'turnComplete',
+  'interrupted',
+  'errorCode',
+] as const;
+
+/** The actions an erased event keeps: the agent hand-offs, the rewind it was, the artifact versions it names. */
+const KEPT_ACTIONS = [
+  'artifactDelta',
+  'transferToAgent',
+  'escalate',
+  'skipSummarization',
+  'endOfAgent',
+  'rewindBeforeInvocationId',
+] as const;
+
+/**
+ * `event` erased at `at` (epoch ms): `KEPT` fields as they were, `actions` reduced to
+ * `KEPT_ACTIONS` with empty `stateDelta`, `requestedAuthConfigs` and `requestedToolConfirmations`,
+ * and `customMetadata` holding only the mark.
+ */
+export function erasedForm(event: Event, at: number): Event {
+  const out: Record<string, unknown> = {};
+  for (const key of KEPT) if (Object.hasOwn(event, key)) out[key] = event[key];
+  if (event.actions) {
+    const actions: Record<string, unknown> = {
+      stateDelta: {},
+      requestedAuthConfigs: {},
+      requestedToolConfirmations: {},
+    };
+    for (const key of KEPT_ACTIONS) if (Object.hasOwn(event.actions, key)) actions[key] = event.actions[key];
+    out.actions = actions;
+  }
+  out.customMetadata = { [ERASED_METADATA_KEY]: { at } };
+  return out as Event;
+}
+
+/** The records `request` names, in session order; throws the family's error for a name the session lacks. */
+async function named(events: Store<StoreSchema['events']>, uid: string, request: EraseRequest): Promise<EventRecord[]> {
+  const ids = [...new Set(request.eventIds ?? [])];
+  const byId = ids.map((id) => handled(events.index('byId').get([uid, id])));
+  const all =
+    request.invocationId === undefined ? [] : await events.getAll(bound([uid, 0], [uid, Number.POSITIVE_INFINITY]));
+  const found = await Promise.all(byId);
+  const missing = ids.filter((_, i) => found[i] === undefined);
+  if (missing.length > 0) {
+    throw new EventNotFoundError(
+      `erase: no event ${missing.map((id) => JSON.stringify(id)).join(', ')} in session ${request.sessionId}`,
+    );
+  }
+  const picked = new Map<number, EventRecord>();
+  for (const r of found) if (r) picked.set(r.seq, r);
+  if (request.invocationId !== undefined) {
+    const of = all.filter((r) => eventOf(r).invocationId === request.invocationId);
+    if (of.length === 0) throw new InvocationNotFoundError(`Invocation ID not found: ${request.invocationId}`);
+    for (const r of of) picked.set(r.seq, r);
+  }
+  return [...picked.values()].sort((a, b) => a.seq - b.seq);
+}
+
+/** Erases what `request` names in one transaction; tells subscribers; resolves what it erased. */
+export async function erase(
+  database: Database,
+  request: EraseRequest,
+  durability: IDBTransactionDurability,
+): Promise<EraseResult> {
+  const hooks = database.sessionErasers;
+  const writers = await Promise.all(hooks.map((h) => h.load()));
+  const { appName, userId, sessionId } = request;
+  const { result, change } = await database.transact(async (db) => {
+    const names: StoreName[] = ['sessions', 'events', ...hooks.flatMap((h) => h.stores)];
+    const tx = db.transaction([...new Set(names)], 'readwrite', { durability });
+    try {
+      const record = await tx.objectStore('sessions').get([appName, userId, sessionId]);
+      if (!record) {
+        throw new SessionNotFoundError(`Session not found: ${sessionId} (app "${appName}", user "${userId}")`);
+      }
+      const events = tx.objectStore('events');
+      const records = await named(events, record.uid, request);
+      const at = Date.now();
+      const erasedNow: string[] = [];
+      for (const r of records) {
+        const event = eventOf(r);
+        if (isErased(event)) continue;
+        events.put(eventRecord(r.uid, r.seq, erasedForm(event, at)));
+        erasedNow.push(r.id);
+      }
+      const eventIds = records.map((r) => r.id);
+      const session = { appName, userId, id: sessionId, uid: record.uid };
+      // Run on a repeat too: memory added again from a copy read before the erase goes again.
+      await Promise.all(writers.map((w) => w(tx, session, eventIds)));
+      let change: StoreChange | undefined;
+      if (erasedNow.length > 0) {
+        const updated = { ...record, erasures: (record.erasures ?? 0) + 1 };
+        tx.objectStore('sessions').put(updated);
+        change = {
+          type: 'erased',
+          appName,
+          userId,
+          sessionId,
+          revision: record.revision,
+          lastUpdateTime: record.lastUpdateTime,
+          eventIds: erasedNow,
+          scopes: { app: false, user: false },
+        };
+      }
+      await tx.done;
+      const result: EraseResult = { eventIds, erasedNow };
+      return { result, change };
+    } catch (error) {
+      // Nothing of an erase that failed half-way may commit.
+      await tx.abandon();
+      throw error;
+    }
+  });
+  if (change) database.announce([change]);
+  return result;
+}
