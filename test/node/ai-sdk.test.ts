@@ -415,6 +415,17 @@ describe('persistChat: edits and regenerated replies branch the chat', () => {
     await expect(chat.switchBranch('a1', 2)).rejects.toBeInstanceOf(InvalidInputError);
   });
 
+  it('leaves an erased message out of the chat, in every tab', async () => {
+    const indexedDB = new IDBFactory();
+    const dbName = `chat-${n++}`;
+    const store = storeOn(indexedDB, dbName);
+    const chat = persistChat(store, key);
+    await chat.load();
+    await turn(chat, { trigger: 'submit-message', messages: [user('u1', 'my card is 4111')] }, reply('a1', 'Noted.'));
+    await store.erase({ ...key, eventIds: ['u1'] });
+    expect(await persistChat(storeOn(indexedDB, dbName), key).load()).toEqual([reply('a1', 'Noted.')]);
+  });
+
   it('keeps an edited message under its id as a new alternative, its title following the branch shown', async () => {
     const indexedDB = new IDBFactory();
     const dbName = `chat-${n++}`;

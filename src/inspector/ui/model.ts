@@ -3,11 +3,19 @@
  * kinds, the rows of the timeline (events grouped by invocation), how long each
  * invocation and each tool call took, and the state after any event.
  */
-import type { Event, Part } from '../../index.js';
+import { type Event, isErased, type Part } from '../../index.js';
 
 /** What an event is, for the kind filter; one event can be several (a call and a confirmation). */
-export type EventKind = 'message' | 'call' | 'result' | 'confirmation' | 'error' | 'partial' | 'rewind';
-export const FILTER_KINDS: readonly EventKind[] = ['call', 'result', 'confirmation', 'error', 'partial', 'rewind'];
+export type EventKind = 'message' | 'call' | 'result' | 'confirmation' | 'error' | 'partial' | 'rewind' | 'erased';
+export const FILTER_KINDS: readonly EventKind[] = [
+  'call',
+  'result',
+  'confirmation',
+  'error',
+  'partial',
+  'rewind',
+  'erased',
+];
 
 /** ADK's tool confirmation request: a function call by this name. */
 const CONFIRMATION = 'adk_request_confirmation';
@@ -24,6 +32,7 @@ export function kindsOf(event: Event): Set<EventKind> {
   if (event.errorCode !== undefined || event.errorMessage !== undefined) kinds.add('error');
   if (event.partial) kinds.add('partial');
   if (event.actions?.rewindBeforeInvocationId) kinds.add('rewind');
+  if (isErased(event)) kinds.add('erased');
   return kinds;
 }
 

@@ -119,6 +119,21 @@ describe('mountInspector', () => {
     await expect.poll(rowsShowing).toEqual(['#3']);
   });
 
+  it('tags an erased event, whose words are gone, and finds it by kind', async () => {
+    fixture = await storeWith([{ userId: 'ada', sessionId: 'trip', events: agentTurns() }]);
+    const stored = await fixture.store.getSession({ appName: APP, userId: 'ada', sessionId: 'trip' });
+    const erased = stored?.events[0]?.id as string;
+    await fixture.store.erase({ appName: APP, userId: 'ada', sessionId: 'trip', eventIds: [erased] });
+    await opened();
+    await expect.poll(() => rowTexts().length).toBe(6);
+    expect(rowTexts()[0]).toContain('erased');
+    expect(rowTexts()[0]).not.toContain('Lisbon');
+    qa<HTMLInputElement>('.kinds input')
+      .find((i) => i.parentElement?.textContent === 'erased')
+      ?.click();
+    await expect.poll(rowsShowing).toEqual(['#1']);
+  });
+
   it('showSession moves it to another session, keeping the filters', async () => {
     fixture = await storeWith([
       { userId: 'ada', sessionId: 'trip', events: agentTurns() },
