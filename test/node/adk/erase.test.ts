@@ -8,34 +8,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Event as AdkEvent, type Session as AdkSession, LlmAgent, Runner } from '@google/adk';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AdkSessionService } from '../../../src/adk/index.js';
-import { exposeEngine } from '../../../src/host/expose.js';
-import { StoreEngine } from '../../../src/host/store-engine.js';
-import {
-  connectSessionStore,
-  type Event,
-  IndexedDbSessionService,
-  isErased,
-  type SessionStore,
-} from '../../../src/index.js';
+import { type Event, isErased } from '../../../src/index.js';
 import { type RecordedRequest, ScriptedModel, say } from '../../adk/scripted-model.js';
+import { openInThread, storeKinds } from '../store-kinds.js';
 import { adkDatabase } from './services.js';
 
-let n = 0;
-const stores: [string, () => SessionStore][] = [
-  ['in-thread', () => new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: `x${n++}` })],
-  [
-    'through a worker port',
-    () => {
-      const dbName = `x${n++}`;
-      const { port1, port2 } = new MessageChannel();
-      exposeEngine(new StoreEngine({ indexedDB: new IDBFactory(), IDBKeyRange, dbName }), port1);
-      return connectSessionStore(port2, { dbName });
-    },
-  ],
-];
+const stores = storeKinds('x');
 
 /** A recorded request's contents as role and texts. */
 const contents = (request: RecordedRequest | undefined) =>
@@ -77,7 +57,7 @@ describe("ADK's DatabaseSessionService", () => {
   });
 
   it('stores an erased event with its mark, as isErased reads it', async () => {
-    const store = new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: `x${n++}` });
+    const store = openInThread('x');
     const key = { appName: 'app', userId: 'u', sessionId: 's' };
     const session = await store.createSession(key);
     const event: Event = {

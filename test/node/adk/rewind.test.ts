@@ -4,27 +4,12 @@
  * through a worker's port. The rewound events stay stored.
  */
 import { LlmAgent, Runner } from '@google/adk';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { AdkSessionService } from '../../../src/adk/index.js';
-import { exposeEngine } from '../../../src/host/expose.js';
-import { StoreEngine } from '../../../src/host/store-engine.js';
-import { connectSessionStore, IndexedDbSessionService, type SessionStore } from '../../../src/index.js';
 import { type RecordedRequest, ScriptedModel, say } from '../../adk/scripted-model.js';
+import { storeKinds } from '../store-kinds.js';
 
-let n = 0;
-const stores: [string, () => SessionStore][] = [
-  ['in-thread', () => new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: `r${n++}` })],
-  [
-    'through a worker port',
-    () => {
-      const dbName = `r${n++}`;
-      const { port1, port2 } = new MessageChannel();
-      exposeEngine(new StoreEngine({ indexedDB: new IDBFactory(), IDBKeyRange, dbName }), port1);
-      return connectSessionStore(port2, { dbName });
-    },
-  ],
-];
+const stores = storeKinds('r');
 
 /** The texts of a recorded request's contents, in order. */
 const texts = (request: RecordedRequest | undefined) =>

@@ -4,9 +4,7 @@
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exposeEngine } from '../../../src/host/expose.js';
-import { StoreEngine } from '../../../src/host/store-engine.js';
-import { connectSessionStore, type Event, IndexedDbSessionService } from '../../../src/index.js';
+import { type Event, IndexedDbSessionService } from '../../../src/index.js';
 import {
   adkActiveEvents,
   describeCompactionEvents,
@@ -17,18 +15,9 @@ import {
   T,
 } from '../../contract/compaction.js';
 import { installReadCounter } from '../read-counter.js';
+import { storeKinds } from '../store-kinds.js';
 
-let dbs = 0;
-describeCompactionEvents(
-  'in-thread',
-  () => new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: `compaction-${dbs++}` }),
-);
-describeCompactionEvents('through a worker port', () => {
-  const dbName = `compaction-${dbs++}`;
-  const { port1, port2 } = new MessageChannel();
-  exposeEngine(new StoreEngine({ indexedDB: new IDBFactory(), IDBKeyRange, dbName }), port1);
-  return connectSessionStore(port2, { dbName });
-});
+for (const [where, open] of storeKinds('compaction')) describeCompactionEvents(where, open);
 
 describe('fromLatestCompaction read cost', () => {
   const counter = installReadCounter();

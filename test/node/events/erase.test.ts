@@ -6,30 +6,15 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { engineOf } from '../../../src/host/engine-of.js';
-import { exposeEngine } from '../../../src/host/expose.js';
 import { StoreEngine } from '../../../src/host/store-engine.js';
-import {
-  connectSessionStore,
-  IndexedDbSessionService,
-  isErased,
-  type Session,
-  watchSession,
-} from '../../../src/index.js';
+import { IndexedDbSessionService, isErased, type Session, watchSession } from '../../../src/index.js';
 import { memoryEngineFor } from '../../../src/memory/engine.js';
 import { type SearchEngine, searchEngineFor } from '../../../src/search/engine.js';
 import { describeErase } from '../../contract/erase.js';
+import { storeKinds } from '../store-kinds.js';
 
 let n = 0;
-describeErase(
-  'in-thread',
-  () => new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: `erase-${n++}` }),
-);
-describeErase('through a worker port', () => {
-  const dbName = `erase-${n++}`;
-  const { port1, port2 } = new MessageChannel();
-  exposeEngine(new StoreEngine({ indexedDB: new IDBFactory(), IDBKeyRange, dbName }), port1);
-  return connectSessionStore(port2, { dbName });
-});
+for (const [where, open] of storeKinds('erase')) describeErase(where, open);
 
 /** Every record of every object store of `name`, as text (strings and bytes alike). */
 async function everything(indexedDB: IDBFactory, name: string): Promise<string> {

@@ -11,20 +11,13 @@ import { StoreEngine } from '../../../src/host/store-engine.js';
 import { connectSessionStore, IndexedDbSessionService } from '../../../src/index.js';
 import { describeBranches } from '../../contract/branches.js';
 import { describeRewind } from '../../contract/rewind.js';
+import { storeKinds } from '../store-kinds.js';
 
 let n = 0;
-const inThread = () =>
-  new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: `rewind-${n++}` });
-const throughPort = () => {
-  const dbName = `rewind-${n++}`;
-  const { port1, port2 } = new MessageChannel();
-  exposeEngine(new StoreEngine({ indexedDB: new IDBFactory(), IDBKeyRange, dbName }), port1);
-  return connectSessionStore(port2, { dbName });
-};
-describeRewind('in-thread', inThread);
-describeRewind('through a worker port', throughPort);
-describeBranches('in-thread', inThread);
-describeBranches('through a worker port', throughPort);
+for (const [where, open] of storeKinds('rewind')) {
+  describeRewind(where, open);
+  describeBranches(where, open);
+}
 
 describe('a rewind whose session another connection appends to between its read and its write', () => {
   it('is refused as stale and computed again, so it undoes that append too', async () => {
