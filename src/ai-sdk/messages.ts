@@ -138,9 +138,14 @@ function adkEventToMessage(event: Event): UIMessage {
  * or `useStoredChat`'s messages.
  */
 export function eventsToMessages(events: readonly Event[]): UIMessage[] {
+  return conversationToMessages(withoutRewound(events));
+}
+
+/** `eventsToMessages` of a conversation already without what rewinds undid (`withoutRewound`'s). */
+export function conversationToMessages(shown: readonly Event[]): UIMessage[] {
   const messages: UIMessage[] = [];
   const calls = new Map<string, Record<string, unknown>>();
-  for (const event of withoutRewound(events)) {
+  for (const event of shown) {
     const message = eventToMessage(event);
     if (event.customMetadata?.[AI_SDK_METADATA_KEY] !== undefined) {
       messages.push(message);

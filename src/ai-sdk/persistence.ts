@@ -14,6 +14,7 @@ import type { ChatTransport, UIMessage } from 'ai';
 import {
   type AppenderOptions,
   type AppendStore,
+  type BranchPoint,
   type BranchStore,
   branchPoints,
   createAppender,
@@ -23,7 +24,7 @@ import {
 } from '../index.js';
 import type { Event, Session, SessionKey, SessionService } from '../types.js';
 import { type ArtifactFiles, type FileResolver, fileResolver, filesToArtifacts, hasStoredFiles } from './files.js';
-import { eventsToMessages, messageIdOf, messageToEvent } from './messages.js';
+import { conversationToMessages, messageIdOf, messageToEvent } from './messages.js';
 import { CHAT_TITLE_KEY, defaultTitle } from './title.js';
 
 /** What `persistChat` needs of a store: appends, reads, `rewind`, and `artifacts` for files (any store has them). */
@@ -96,6 +97,14 @@ export interface ChatPersistence<M extends UIMessage = UIMessage> {
   switchBranch(messageId: string, index: number): Promise<void>;
 }
 
+/** `branchPoints(events)` keyed by the id of the message each point's current event holds. */
+function pointsByMessage(events: readonly Event[]): Map<string, BranchPoint> {
+  const byId = new Map(events.map((event) => [event.id, event]));
+  const points = new Map<string, BranchPoint>();
+  for (const [eventId, point] of branchPoints(events)) points.set(messageIdOf(byId.get(eventId) as Event), point);
+  return points;
+}
+
 /** Keeps the chat `key` names in `store`: its messages as ADK events, its files as artifacts, its title in the state. */
 export function persistChat<M extends UIMessage = UIMessage>(
   store: ChatStore,
@@ -128,10 +137,8 @@ export function persistChat<M extends UIMessage = UIMessage>(
     }
     return shown;
   };
-  const messages = (events: readonly Event[]) => {
-    current(events);
-    return Promise.all((eventsToMessages(events) as M[]).map(resolve));
-  };
+  const messages = (events: readonly Event[]) =>
+    Promise.all((conversationToMessages(current(events)) as M[]).map(resolve));
   const read = async (): Promise<Event[]> => current((await store.getSession({ ...key }))?.events ?? []);
 
   const save = async (message: M, eventId = eventIds.get(message.id) ?? message.id): Promise<void> => {
@@ -208,24 +215,17 @@ export function persistChat<M extends UIMessage = UIMessage>(
       };
     },
     branches(events) {
-      const byId = new Map(events.map((event) => [event.id, event]));
       const found = new Map<string, ChatBranch>();
-      for (const [eventId, point] of branchPoints(events)) {
-        const event = byId.get(eventId) as Event;
-        found.set(messageIdOf(event), { count: point.alternatives.length, index: point.current });
+      for (const [messageId, point] of pointsByMessage(events)) {
+        found.set(messageId, { count: point.alternatives.length, index: point.current });
       }
       return found;
     },
     async switchBranch(messageId, index) {
       const events = (await store.getSession({ ...key }))?.events ?? [];
-      for (const [eventId, point] of branchPoints(events)) {
-        const event = events.find((e) => e.id === eventId) as Event;
-        const alternative = point.alternatives[index];
-        if (messageIdOf(event) !== messageId || !alternative) continue;
-        await switchBranch(store, { ...key, eventId: alternative.eventId });
-        return;
-      }
-      throw new InvalidInputError(`switchBranch: message ${messageId} has no alternative ${index}`);
+      const alternative = pointsByMessage(events).get(messageId)?.alternatives[index];
+      if (!alternative) throw new InvalidInputError(`switchBranch: message ${messageId} has no alternative ${index}`);
+      await switchBranch(store, { ...key, eventId: alternative.eventId });
     },
   };
 }
