@@ -166,7 +166,7 @@ export abstract class LiveQueryBase<T> implements LiveQuery<T> {
     if (this.isClosed()) stopClose?.();
     else {
       this.stopClose = stopClose;
-      this.schedule(0);
+      this.readFirst();
     }
   }
 
@@ -189,6 +189,20 @@ export abstract class LiveQueryBase<T> implements LiveQuery<T> {
     if (this.snapshot.status === 'closed') return;
     this.stop();
     this.publish({ status: 'closed', value: this.snapshot.value, error });
+  }
+
+  /**
+   * The first read is asked for in a microtask, not a timer: a timer waits until the page has laid
+   * out and painted what subscribed, and only then would the store start reading. A subscription
+   * dropped in the same task (React's strict mode mounts twice) reads nothing.
+   */
+  private readFirst(): void {
+    this.dirty = true;
+    const generation = this.generation;
+    queueMicrotask(() => {
+      if (generation === this.generation && this.runningGeneration !== generation && this.timer === undefined)
+        void this.run();
+    });
   }
 
   private schedule(delayMs: number): void {

@@ -224,6 +224,26 @@ describe('watchSession', () => {
     expect(gone.values).toEqual([]);
   });
 
+  it('asks for its first read before the task that subscribed ends; one dropped in that task reads nothing', async () => {
+    const { reader, writer } = twoTabs();
+    await writer.createSession(key);
+    const { store, reads } = recordingStore(reader);
+    // A timer queued now runs after the task; the read must have been asked for by then (not after a paint).
+    const atNextTask = new Promise<string[]>((resolve) => setTimeout(() => resolve([...reads]), 0));
+    const query = watchSession(store, key);
+    stops.push(query.subscribe(() => {}));
+    expect(reads).toEqual([]);
+    expect(await atNextTask).toEqual(['getSession']);
+    // Subscribed and dropped, then subscribed again, in one task (React's strict mode): one read.
+    const { store: twice, reads: twiceReads } = recordingStore(reader);
+    const again = watchSession(twice, key);
+    again.subscribe(() => {})();
+    const kept = collect(again);
+    stops.push(kept.stop);
+    await expect.poll(() => kept.values.length).toBe(1);
+    expect(twiceReads).toEqual(['getSession']);
+  });
+
   it('releases its change subscription on stop, and reads nothing more', async () => {
     const { reader, writer } = twoTabs();
     const session = await writer.createSession(key);
