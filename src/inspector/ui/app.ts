@@ -7,12 +7,13 @@
  * writes text nodes for every string.
  */
 import { type ComponentChildren, h, render } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
 import { rewoundEventIds, type SessionKey, type SessionStore } from '../../index.js';
 import type { ResolvedInspectorOptions } from '../options.js';
 import { EventDetails } from './details.js';
 import { Artifacts, Memory, Sync } from './extras.js';
 import { Filters } from './filters.js';
+import { type FirstView, firstView, selectionOf } from './first-view.js';
 import { noFilters, rowsOf, toolDurations } from './model.js';
 import { Pickers, type Selection } from './pickers.js';
 import { Scopes } from './scopes.js';
@@ -25,19 +26,16 @@ function Fold(props: { title: string; open?: boolean; children?: ComponentChildr
   return h('details', { class: 'fold', open: props.open ?? false }, h('summary', null, props.title), props.children);
 }
 
-/** A session as the pickers select it: its app, its user, and it. */
-const selectionOf = (key: SessionKey): Selection => ({
-  appName: key.appName,
-  userId: key.userId,
-  session: { userId: key.userId, sessionId: key.sessionId },
-});
-
-function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptions; shown?: SessionKey }) {
-  const { store, options, shown } = props;
-  const [selection, setSelection] = useState<Selection>(() =>
-    options.initialSession
-      ? selectionOf(options.initialSession)
-      : { appName: undefined, userId: undefined, session: undefined },
+function Inspector(props: {
+  store: SessionStore;
+  options: ResolvedInspectorOptions;
+  shown?: SessionKey;
+  /** What to show first, its session already being read (only at mount). */
+  first?: FirstView;
+}) {
+  const { store, options, shown, first } = props;
+  const [selection, setSelection] = useState<Selection>(
+    () => first?.selection ?? { appName: undefined, userId: undefined, session: undefined },
   );
   // The selected event by id: its position moves when the rest of a long session joins the newest events.
   const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
@@ -49,7 +47,11 @@ function Inspector(props: { store: SessionStore; options: ResolvedInspectorOptio
   const view = useSessionEvents(
     store,
     appName && key ? { appName, userId: key.userId, sessionId: key.sessionId } : undefined,
+    first?.warm,
   );
+  // After the session's query is subscribed above: the hold that kept it running until then goes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, at mount.
+  useLayoutEffect(() => first?.warm?.release(), []);
   const { session, events } = view;
   const rows = useMemo(() => rowsOf(events, filters), [events, filters]);
   const toolTimes = useMemo(() => toolDurations(events), [events]);
@@ -195,13 +197,14 @@ export interface InspectorViews {
   unmount(): void;
 }
 
-/** Renders the inspector into `panel`. */
-export function renderInspector(
+/** Renders the inspector into `panel`, once what it shows first is read (first-view.ts). */
+export async function renderInspector(
   panel: HTMLElement,
   store: SessionStore,
   options: ResolvedInspectorOptions,
-): InspectorViews {
-  render(h(Inspector, { store, options }), panel);
+): Promise<InspectorViews> {
+  const first = await firstView(store, options.initialSession);
+  render(h(Inspector, { store, options, first }), panel);
   return {
     show: (session) => render(h(Inspector, { store, options, shown: { ...session } }), panel),
     unmount: () => render(null, panel),

@@ -7,9 +7,17 @@
 import { useLayoutEffect, useState } from 'preact/hooks';
 import type { ChangeFilter, LiveQuery, LiveSnapshot, SessionStore } from '../../index.js';
 
-/** A live query's snapshot, kept current while the component is mounted; `undefined` while `make` gives no query. A new `key` makes a new query. */
-export function useLive<T>(make: () => LiveQuery<T> | undefined, key: string): LiveSnapshot<T> | undefined {
-  const [snapshot, setSnapshot] = useState<LiveSnapshot<T> | undefined>(undefined);
+/**
+ * A live query's snapshot, kept current while the component is mounted; `undefined` while `make`
+ * gives no query. A new `key` makes a new query. `initial`: the first render's snapshot, when the
+ * query `make` gives first is already running.
+ */
+export function useLive<T>(
+  make: () => LiveQuery<T> | undefined,
+  key: string,
+  initial?: LiveSnapshot<T>,
+): LiveSnapshot<T> | undefined {
+  const [snapshot, setSnapshot] = useState<LiveSnapshot<T> | undefined>(initial);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` names what the query depends on.
   useLayoutEffect(() => {
     const query = make();

@@ -56,7 +56,9 @@ export function Pickers(props: {
   const unlisted = (listing?.value?.totalItems ?? 0) - sessions.length;
   const [confirming, setConfirming] = useState(false);
 
-  const appNames = apps.value?.map((a) => a.appName) ?? [];
+  const listedApps = apps.value?.map((a) => a.appName) ?? [];
+  // The app of a session shown before the apps are listed is named at once.
+  const appNames = appName === undefined || listedApps.includes(appName) ? listedApps : [appName, ...listedApps];
   const current = selection.session;
   const sessionValue = current ? JSON.stringify([current.userId, current.sessionId]) : '';
   const listed = current && sessions.some((s) => s.userId === current.userId && s.id === current.sessionId);

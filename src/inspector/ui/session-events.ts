@@ -6,11 +6,11 @@
  * session is read again only if the window has moved past what was read.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { type Event, type Session, type SessionStore, watchSession } from '../../index.js';
+import { type Event, type LiveQuery, type Session, type SessionStore, watchSession } from '../../index.js';
 import { useLive } from './hooks.js';
 
 /** How many of the newest events the first read brings. */
-export const RECENT = 300;
+export const RECENT = 100;
 
 export interface SessionView {
   session: Session | undefined;
@@ -26,12 +26,38 @@ interface Key {
   sessionId: string;
 }
 
-export function useSessionEvents(store: SessionStore, key: Key | undefined): SessionView {
-  const id = JSON.stringify(key ?? null);
-  const recent = useLive(
-    () => (key ? watchSession(store, { ...key, config: { numRecentEvents: RECENT } }) : undefined),
-    id,
-  );
+const idOf = (key: Key | undefined): string =>
+  JSON.stringify(key ? { appName: key.appName, userId: key.userId, sessionId: key.sessionId } : null);
+const recentOf = (store: SessionStore, key: Key): LiveQuery<Session | undefined> =>
+  watchSession(store, { ...key, config: { numRecentEvents: RECENT } });
+
+/** The live query of a session's newest events, started before the views need it (first-view.ts). */
+export interface WarmSession {
+  id: string;
+  query: LiveQuery<Session | undefined>;
+  /** Resolves once the first read has answered (or failed). */
+  ready: Promise<void>;
+  /** Drops the hold that keeps the query running; a view subscribed to it keeps it running still. */
+  release(): void;
+}
+
+export function warmSession(store: SessionStore, key: Key): WarmSession {
+  const query = recentOf(store, key);
+  let release = (): void => {};
+  const ready = new Promise<void>((resolve) => {
+    release = query.subscribe((snapshot) => {
+      if (snapshot.status !== 'loading') resolve();
+    });
+  });
+  return { id: idOf(key), query, ready, release };
+}
+
+/** `warm`: a query started ahead for the first key, taken over when that is the key shown. */
+export function useSessionEvents(store: SessionStore, key: Key | undefined, warm?: WarmSession): SessionView {
+  const id = idOf(key);
+  const ahead = warm?.id === id ? warm.query : undefined;
+  // The query started ahead gives its value to the first render already.
+  const recent = useLive(() => (key ? (ahead ?? recentOf(store, key)) : undefined), id, ahead?.getSnapshot());
   const [history, setHistory] = useState<{ id: string; events: readonly Event[] } | undefined>(undefined);
   const [reads, setReads] = useState(0);
 

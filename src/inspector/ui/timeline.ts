@@ -83,11 +83,11 @@ export function Timeline(props: Props) {
     return () => observer.disconnect();
   }, []);
 
-  // New rows while following: keep the newest in view.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the row count changes.
+  // New rows while following: keep the newest in view (runs when the row count changes).
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (el && follow.current) {
+    // Nothing to follow in an empty list; reading its height would only force a layout of the page.
+    if (el && follow.current && rows.length > 0) {
       el.scrollTop = el.scrollHeight;
       setView({ top: el.scrollTop, height: el.clientHeight });
     }
@@ -142,8 +142,10 @@ export function Timeline(props: Props) {
     setView({ top: el.scrollTop, height: el.clientHeight });
   };
 
-  const first = Math.max(0, Math.floor(view.top / ROW_HEIGHT) - OVERSCAN);
-  const last = Math.min(rows.length, Math.ceil((view.top + view.height) / ROW_HEIGHT) + OVERSCAN);
+  // Following, the newest rows are rendered at once: the list is not laid out twice, at the old place then the new.
+  const top = follow.current ? Math.max(0, rows.length * ROW_HEIGHT - view.height) : view.top;
+  const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(rows.length, Math.ceil((top + view.height) / ROW_HEIGHT) + OVERSCAN);
   const items = [];
   for (let i = first; i < last; i += 1) {
     const row = rows[i] as Row;

@@ -66,7 +66,10 @@ describe('mountInspector', () => {
     await opened();
     expect(control<HTMLSelectElement>('App').value).toBe(APP);
     expect(control<HTMLSelectElement>('User').value).toBe('');
-    expect(control<HTMLSelectElement>('Session').selectedOptions[0]?.textContent).toMatch(/^ada \/ trip · /);
+    // Its time comes with the session list, which may be read after the session itself.
+    await expect
+      .poll(() => control<HTMLSelectElement>('Session').selectedOptions[0]?.textContent)
+      .toMatch(/^ada \/ trip · /);
     await expect.poll(() => rowTexts().length).toBe(6);
     const headings = qa('.rows .inv').map((li) => li.textContent);
     expect(headings).toEqual(['Invocation inv-a4 events · 1.7 s', 'Invocation inv-b2 events · 600 ms']);
@@ -393,8 +396,8 @@ describe('mountInspector', () => {
     await expect.poll(() => q('.col-head [role="status"]')?.textContent).toContain('newest, reading the rest');
     const row = () => qa('.rows .ev').find((b) => b.textContent?.includes('line 398'));
     row()?.click();
-    // No number yet: its place among the newest 300 is not its place in the session.
-    await expect.poll(() => q('.details h3')?.textContent).toBe('One of the newest 300 events');
+    // No number yet: its place among the newest 100 is not its place in the session.
+    await expect.poll(() => q('.details h3')?.textContent).toBe('One of the newest 100 events');
     expect(row()?.querySelector('.ev-n')?.textContent).toBe('');
     letThrough();
     await expect.poll(() => q('.col-head [role="status"]')?.textContent).toBe('400 of 400');
