@@ -26,12 +26,6 @@ export interface StoreChange {
   scopes?: { app: boolean; user: boolean };
 }
 
-/** The shared scopes `change` may have written (both, when an older release did not say). */
-export function scopesOf(change: StoreChange): { app: boolean; user: boolean } {
-  if (change.type === 'deleted') return { app: false, user: false };
-  return change.scopes ?? { app: true, user: true };
-}
-
 export const channelName = (dbName: string): string => `idb-adk-sessions:${dbName}`;
 
 /** Which changes to hear: every change (`{}`), an app's, one user's sessions, or one session's. */

@@ -5,10 +5,10 @@
  */
 
 import { jsonEqual } from '../core/json-equal.js';
-import type { ChangeFilter } from '../database/changes.js';
-import { type StoreChange, scopesOf } from '../database/changes.js';
+import type { ChangeFilter, StoreChange } from '../database/changes.js';
 import type { AppStateRequest, ListSessionsRequest, ListSessionsResponse, UserStateRequest } from '../types.js';
 import { LiveQueryBase, UNCHANGED } from './query.js';
+import { scopesOf } from './scopes.js';
 import type { LiveOptions, LiveStore } from './types.js';
 
 class RereadQuery<T> extends LiveQueryBase<T> {

@@ -10,9 +10,10 @@
 import { setOwn } from '../core/json.js';
 import { jsonEqual } from '../core/json-equal.js';
 import { APP_PREFIX, mergeState, USER_PREFIX } from '../core/state.js';
-import { type StoreChange, scopesOf } from '../database/changes.js';
+import type { StoreChange } from '../database/changes.js';
 import type { Event, GetSessionRequest, Session } from '../types.js';
 import { LiveQueryBase, UNCHANGED } from './query.js';
+import { scopesOf } from './scopes.js';
 import type { LiveOptions, LiveStore } from './types.js';
 
 /** A narrow read that finds newer events than it expected tries again this many times, then reads everything. */

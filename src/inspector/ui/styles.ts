@@ -26,6 +26,13 @@ export const INSPECTOR_CSS = `
 }
 *, *::before, *::after { box-sizing: border-box; }
 [hidden] { display: none !important; }
+/* Where the open panel sits (the host's sheet, in the page bundle, only hides it until then). */
+:host([data-open]) .panel { display: flex; flex-direction: column; overflow: hidden; position: fixed; z-index: 2147483646; inset: 0; }
+:host([data-position="bottom"]) .panel { top: auto; height: min(60vh, 640px); }
+:host([data-position="right"]) .panel { left: auto; width: min(100%, 720px); }
+:host([data-position="left"]) .panel { right: auto; width: min(100%, 720px); }
+:host([data-embedded]) { display: block; height: 100%; }
+:host([data-embedded]) .panel { position: relative; height: 100%; border: 0; }
 .panel { background: var(--bg); color: var(--fg); border: 1px solid var(--line); }
 .inspector { container-type: inline-size; display: flex; flex-direction: column; height: 100%; min-height: 0; background: var(--bg); color: var(--fg); }
 button, input, select { font: inherit; color: inherit; }
