@@ -17,7 +17,9 @@ export type Method =
   | 'deleteSession'
   | 'appendEvent'
   | 'getUserState'
-  | 'getAppState';
+  | 'getAppState'
+  | 'rewind'
+  | 'erase';
 
 /** What the host (worker side) serves, for raw calls that bypass the page-side client. */
 export type HostMethod =
@@ -28,7 +30,9 @@ export type HostMethod =
   | 'deleteSession'
   | 'appendEvents'
   | 'getUserState'
-  | 'getAppState';
+  | 'getAppState'
+  | 'rewind'
+  | 'erase';
 
 type SlotKind =
   | 'id'
@@ -51,6 +55,8 @@ interface Slot {
   required: boolean;
   /** Inside an event or an initial state: judged by its JSON form, which is what the store checks and keeps. */
   json?: boolean;
+  /** Inside an event, where a field whose value is `undefined` is an absent field (as in ADK's own events). */
+  inEvent?: boolean;
 }
 
 export interface Seed {
@@ -256,7 +262,7 @@ function jsonFormOf(value: unknown): unknown {
   }
 }
 
-function badValuesFor({ kind, json }: Slot): [string, () => unknown][] {
+function badValuesFor({ kind, json, inEvent }: Slot): [string, () => unknown][] {
   const structural = kind === 'object' || kind === 'nullableObject';
   const wrong = WRONG_TYPES.filter(([name, make]) => {
     if (structural && name === 'revoked proxy') return true;
@@ -276,7 +282,9 @@ function badValuesFor({ kind, json }: Slot): [string, () => unknown][] {
       // Bad data as the value itself, under a key, and inside an array.
       return [
         ...wrong,
-        ...BAD_DATA.map(([name, make]): [string, () => unknown] => [`{k: ${name}}`, () => ({ k: make() })]),
+        ...BAD_DATA.filter(([name]) => !(inEvent && name === 'undefined')).map(
+          ([name, make]): [string, () => unknown] => [`{k: ${name}}`, () => ({ k: make() })],
+        ),
         ...BAD_DATA.map(([name, make]): [string, () => unknown] => [
           `{__proto__(own key): {x: [${name}]}}`,
           () => objectOf([['__proto__', { x: [make()] }]]),
@@ -343,21 +351,23 @@ function validEvent(): Record<string, unknown> {
   };
 }
 
-const eventSlots = (at: (string | number)[]): Slot[] => [
-  { path: at, kind: 'object', required: true, json: true },
-  { path: [...at, 'id'], kind: 'id', required: true, json: true },
-  { path: [...at, 'timestamp'], kind: 'nonNegNumber', required: true, json: true },
-  { path: [...at, 'invocationId'], kind: 'string', required: false, json: true },
-  { path: [...at, 'author'], kind: 'string', required: false, json: true },
-  { path: [...at, 'partial'], kind: 'bool', required: false, json: true },
-  { path: [...at, 'content'], kind: 'object', required: false, json: true },
-  { path: [...at, 'content', 'parts'], kind: 'array', required: false, json: true },
-  { path: [...at, 'content', 'parts', 0, 'text'], kind: 'string', required: false, json: true },
-  { path: [...at, 'actions'], kind: 'object', required: false, json: true },
-  { path: [...at, 'actions', 'stateDelta'], kind: 'data', required: false, json: true },
-  { path: [...at, 'customMetadata'], kind: 'data', required: false, json: true },
-  { path: [...at, 'longRunningToolIds'], kind: 'array', required: false, json: true },
+const eventFields = (at: (string | number)[]): Omit<Slot, 'json' | 'inEvent'>[] => [
+  { path: at, kind: 'object', required: true },
+  { path: [...at, 'id'], kind: 'id', required: true },
+  { path: [...at, 'timestamp'], kind: 'nonNegNumber', required: true },
+  { path: [...at, 'invocationId'], kind: 'string', required: false },
+  { path: [...at, 'author'], kind: 'string', required: false },
+  { path: [...at, 'partial'], kind: 'bool', required: false },
+  { path: [...at, 'content'], kind: 'object', required: false },
+  { path: [...at, 'content', 'parts'], kind: 'array', required: false },
+  { path: [...at, 'content', 'parts', 0, 'text'], kind: 'string', required: false },
+  { path: [...at, 'actions'], kind: 'object', required: false },
+  { path: [...at, 'actions', 'stateDelta'], kind: 'data', required: false },
+  { path: [...at, 'customMetadata'], kind: 'data', required: false },
+  { path: [...at, 'longRunningToolIds'], kind: 'array', required: false },
 ];
+const eventSlots = (at: (string | number)[]): Slot[] =>
+  eventFields(at).map((slot) => ({ ...slot, json: true, inEvent: true }));
 
 const keySlots = (withSession: boolean): Slot[] => [
   { path: ['appName'], kind: 'id', required: true },
@@ -393,6 +403,13 @@ const listSlots: Slot[] = [
   { path: ['order'], kind: 'enum', required: false },
 ];
 const stateSlots: Slot[] = keySlots(false);
+const rewindSlots: Slot[] = [...keySlots(true), { path: ['beforeInvocationId'], kind: 'id', required: true }];
+const eraseSlots: Slot[] = [
+  ...keySlots(true),
+  { path: ['eventIds'], kind: 'array', required: false },
+  { path: ['eventIds', 0], kind: 'id', required: false },
+  { path: ['invocationId'], kind: 'id', required: false },
+];
 const appSlots: Slot[] = [{ path: ['appName'], kind: 'id', required: true }];
 
 const create = (s: Seed) => ({ appName: s.appName, userId: s.userId, sessionId: 'fuzz-created', state: { a: 1 } });
@@ -404,6 +421,9 @@ const get = (s: Seed) => ({
 });
 const list = (s: Seed) => ({ appName: s.appName, userId: s.userId, limit: 2, page: 1, order: 'desc' });
 const key = (s: Seed) => ({ appName: s.appName, userId: s.userId, sessionId: s.sessionId });
+// Valid as made (the seeded session has these events and invocations): only the broken slot makes a call bad.
+const rewind = (s: Seed) => ({ ...key(s), beforeInvocationId: 'inv-1' });
+const erase = (s: Seed) => ({ ...key(s), eventIds: ['seed-0'], invocationId: 'inv-2' });
 
 export const CLIENT_TEMPLATES: Template<Method>[] = [
   { method: 'createSession', make: create, slots: createSlots },
@@ -428,6 +448,8 @@ export const CLIENT_TEMPLATES: Template<Method>[] = [
   },
   { method: 'getUserState', make: (s) => ({ appName: s.appName, userId: s.userId }), slots: stateSlots },
   { method: 'getAppState', make: (s) => ({ appName: s.appName }), slots: appSlots },
+  { method: 'rewind', make: rewind, slots: rewindSlots },
+  { method: 'erase', make: erase, slots: eraseSlots },
 ];
 
 export const HOST_TEMPLATES: Template<HostMethod>[] = [
@@ -465,6 +487,8 @@ export const HOST_TEMPLATES: Template<HostMethod>[] = [
   },
   { method: 'getUserState', make: (s) => ({ appName: s.appName, userId: s.userId }), slots: stateSlots },
   { method: 'getAppState', make: (s) => ({ appName: s.appName }), slots: appSlots },
+  { method: 'rewind', make: rewind, slots: rewindSlots },
+  { method: 'erase', make: erase, slots: eraseSlots },
 ];
 
 /** Copies the request along `path` (never mutating the live session object) and sets or deletes the leaf. */
@@ -536,9 +560,26 @@ export function badCalls<M extends string>(
   return fc.oneof(...perTemplate);
 }
 
-/** Extra defects no slot expresses: rules between fields. */
+/** Extra defects no slot expresses: rules between fields, and names of what the session does not hold. */
 export function crossFieldBadCalls(seed: Seed): BadCall<Method>[] {
+  const at = key(seed);
   return [
+    { method: 'erase', request: { ...at, eventIds: [] }, defect: 'erase: names no event' },
+    {
+      method: 'erase',
+      request: { ...at, eventIds: ['seed-0', 'no-such-event'] },
+      defect: 'erase: one of its events is not in the session (none may be erased)',
+    },
+    {
+      method: 'erase',
+      request: { ...at, invocationId: 'no-such-invocation' },
+      defect: 'erase: an invocation the session does not hold',
+    },
+    {
+      method: 'rewind',
+      request: { ...at, beforeInvocationId: 'no-such-invocation' },
+      defect: 'rewind: an invocation the session does not hold',
+    },
     { method: 'listSessions', request: { appName: seed.appName, page: 2 }, defect: 'listSessions: page without limit' },
     {
       method: 'appendEvent',

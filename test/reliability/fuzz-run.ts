@@ -7,9 +7,9 @@
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { type Event, type SessionService, SessionStoreError } from '../../src/index.js';
+import { type Event, type SessionService, type SessionStore, SessionStoreError } from '../../src/index.js';
 import { collidingId } from './arbitraries.js';
-import type { BadCall, Method, Seed } from './bad-inputs.js';
+import { type BadCall, crossFieldBadCalls, type Method, type Seed } from './bad-inputs.js';
 import { canonical, dumpStore, type Universe } from './dump.js';
 import { prototypeFingerprint } from './fingerprint.js';
 
@@ -40,7 +40,7 @@ export async function within<T>(ms: number, what: string, work: () => Promise<T>
 }
 
 /** Calls `method` and returns what it was rejected with; fails if it threw synchronously or succeeded. */
-export async function rejectionOf(store: SessionService, call: BadCall<Method>): Promise<unknown> {
+export async function rejectionOf(store: SessionStore, call: BadCall<Method>): Promise<unknown> {
   const fn = store[call.method] as (request: unknown) => Promise<unknown>;
   let pending: Promise<unknown>;
   try {
@@ -72,8 +72,24 @@ export function countCode(stats: FuzzStats, error: unknown): void {
   stats.byCode[code] = (stats.byCode[code] ?? 0) + 1;
 }
 
+/** The bad calls no slot expresses (`crossFieldBadCalls`): each rejected with a typed error, the store unchanged. */
+export async function fuzzCrossField(
+  store: SessionStore,
+  seed: Seed,
+  universe: Universe,
+  stats: FuzzStats,
+): Promise<void> {
+  const before = await dumpStore(store, universe);
+  for (const call of crossFieldBadCalls(seed)) {
+    const error = await rejectionOf(store, call);
+    countCode(stats, error);
+    expect(error, `${call.defect}: ${String(error)}`).toBeInstanceOf(SessionStoreError);
+  }
+  expect(await dumpStore(store, universe), 'store changed by a cross-field bad call').toBe(before);
+}
+
 export async function fuzzClient(
-  store: SessionService,
+  store: SessionStore,
   calls: fc.Arbitrary<BadCall<Method>>,
   options: { seed: number; numRuns: number; universe: Universe; dumpEvery: number },
   stats: FuzzStats,
@@ -176,7 +192,12 @@ export async function seedStore(store: SessionService): Promise<{ seed: Seed; un
       for (let i = 0; i < 3; i++) {
         await store.appendEvent({
           session: s,
-          event: { id: `seed-${i}`, timestamp: 1_700_000_000_000 + i, actions: { stateDelta: { [`k${i}`]: i } } },
+          event: {
+            id: `seed-${i}`,
+            invocationId: `inv-${i}`,
+            timestamp: 1_700_000_000_000 + i,
+            actions: { stateDelta: { [`k${i}`]: i } },
+          },
         });
       }
     }

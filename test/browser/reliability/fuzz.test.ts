@@ -9,17 +9,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { badCalls, CLIENT_TEMPLATES, crossFieldBadCalls, HOST_TEMPLATES } from '../../reliability/bad-inputs.js';
+import { badCalls, CLIENT_TEMPLATES, HOST_TEMPLATES } from '../../reliability/bad-inputs.js';
 import { dumpStore } from '../../reliability/dump.js';
 import { prototypeFingerprint } from '../../reliability/fingerprint.js';
-import {
-  countCode,
-  fuzzClient,
-  newFuzzStats,
-  oddButValid,
-  rejectionOf,
-  seedStore,
-} from '../../reliability/fuzz-run.js';
+import { fuzzClient, fuzzCrossField, newFuzzStats, oddButValid, seedStore } from '../../reliability/fuzz-run.js';
 import {
   applyMessage,
   exchange,
@@ -94,7 +87,7 @@ describe('bad-input fuzzing', () => {
       try {
         const { seed, universe } = await seedStore(client);
         const stats = newFuzzStats();
-        for (const call of crossFieldBadCalls(seed)) countCode(stats, await rejectionOf(client, call));
+        await fuzzCrossField(client, seed, universe, stats);
         await fuzzClient(
           client,
           badCalls(CLIENT_TEMPLATES, seed),
