@@ -72,6 +72,13 @@ export function countCode(stats: FuzzStats, error: unknown): void {
   stats.byCode[code] = (stats.byCode[code] ?? 0) + 1;
 }
 
+/** `call` is rejected with an error of the typed family (counted in `stats` by its code). */
+async function rejectsTyped(store: SessionStore, call: BadCall<Method>, stats: FuzzStats): Promise<void> {
+  const error = await rejectionOf(store, call);
+  countCode(stats, error);
+  expect(error, `${call.defect}: ${String(error)}`).toBeInstanceOf(SessionStoreError);
+}
+
 /** The bad calls no slot expresses (`crossFieldBadCalls`): each rejected with a typed error, the store unchanged. */
 export async function fuzzCrossField(
   store: SessionStore,
@@ -80,11 +87,7 @@ export async function fuzzCrossField(
   stats: FuzzStats,
 ): Promise<void> {
   const before = await dumpStore(store, universe);
-  for (const call of crossFieldBadCalls(seed)) {
-    const error = await rejectionOf(store, call);
-    countCode(stats, error);
-    expect(error, `${call.defect}: ${String(error)}`).toBeInstanceOf(SessionStoreError);
-  }
+  for (const call of crossFieldBadCalls(seed)) await rejectsTyped(store, call, stats);
   expect(await dumpStore(store, universe), 'store changed by a cross-field bad call').toBe(before);
 }
 
@@ -100,9 +103,7 @@ export async function fuzzClient(
   await fc.assert(
     fc.asyncProperty(calls, async (call) => {
       stats.tried++;
-      const error = await rejectionOf(store, call);
-      countCode(stats, error);
-      expect(error, `${call.defect}: ${String(error)}`).toBeInstanceOf(SessionStoreError);
+      await rejectsTyped(store, call, stats);
       if (++n % options.dumpEvery === 0) {
         stats.dumps++;
         expect(await dumpStore(store, options.universe), `store changed by ${call.defect}`).toBe(before);
