@@ -4,12 +4,13 @@
  * quota (Chromium: through the DevTools protocol; Firefox: its storage limit
  * pref, see remoteQuota in commands.ts) and appends fill it until they
  * fail. The failure is a typed QuotaExceededError, the failed append left no
- * trace, everything stored before is intact, and writes work again once space
- * is freed or the quota restored.
+ * trace, everything stored before is intact, an erase on the full disk is all or
+ * nothing, and writes work again once space is freed or the quota restored.
  */
 import { describe, expect, it } from 'vitest';
 import { commands, server } from 'vitest/browser';
 import { report } from '../../reliability/scale.js';
+import { streamEventId } from '../../reliability/stream.js';
 import { driverLacks } from '../helpers.js';
 
 const APP = 'quota-app';
@@ -85,6 +86,24 @@ describe('full disk: quota exhausted (on-disk profile)', () => {
           const stored = again === null ? filled.next + 1 : filled.next;
           expect(await problems('fill', stored, range(stored))).toEqual({ stored, problems: [] });
 
+          // Erasing on a full disk (what a user out of space reaches for first): all or nothing.
+          // Either the named events are erased, or the erase is refused as a full disk and every one
+          // of them is still whole.
+          const eraseIds = [1, 2, 3].map((i) => streamEventId('fill', i));
+          const erased = await call<Described | null>('erase', {
+            appName: APP,
+            userId: USER,
+            sessionId: 'fill',
+            eventIds: eraseIds,
+          });
+          const nowErased = await call<string[]>('erasedIds', APP, USER, 'fill');
+          if (erased === null) expect(nowErased).toEqual(eraseIds);
+          else {
+            expect(erased).toMatchObject({ code: 'QUOTA_EXCEEDED', typed: true, quota: true });
+            expect(nowErased).toEqual([]);
+            expect(await problems('fill', stored, range(stored))).toEqual({ stored, problems: [] });
+          }
+
           // Free space: deleting the big session works on a full disk, and then writes go through again.
           expect(await call('deleteSession', APP, USER, 'fill')).toBeNull();
           expect(await call('list', APP)).toEqual({ totalItems: 1, ids: ['keep'] });
@@ -114,7 +133,8 @@ describe('full disk: quota exhausted (on-disk profile)', () => {
           report(`full disk (${kind})`, {
             appendsBeforeFull: filled.next,
             appendsBeforeFullAgain: refilled.next,
-            refusedWithQuotaExceeded: 3,
+            refusedWithQuotaExceeded: erased === null ? 3 : 4,
+            eraseOnFullDisk: erased === null ? 'done' : 'refused, nothing erased',
             lost: 0,
           });
         } finally {
