@@ -26,6 +26,16 @@ function Fold(props: { title: string; open?: boolean; children?: ComponentChildr
   return h('details', { class: 'fold', open: props.open ?? false }, h('summary', null, props.title), props.children);
 }
 
+/**
+ * False until the first frame is painted: the details and the side panels wait for it, so the
+ * first frame lays out and paints the newest events alone. Preact runs effects after the paint.
+ */
+function usePainted(): boolean {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => setPainted(true), []);
+  return painted;
+}
+
 function Inspector(props: {
   store: SessionStore;
   options: ResolvedInspectorOptions;
@@ -43,6 +53,7 @@ function Inspector(props: {
   const [filters, setFilters] = useState(noFilters);
   const [found, setFound] = useState<Found | undefined>(undefined);
 
+  const painted = usePainted();
   const { appName, session: key } = selection;
   const view = useSessionEvents(
     store,
@@ -166,25 +177,29 @@ function Inspector(props: {
             })
           : null,
         h('h2', { class: 'sr-only' }, 'Event'),
-        session
-          ? h(EventDetails, {
-              events,
-              index: selected ?? -1,
-              complete: view.complete,
-              rewound: selected !== undefined && rewound.has(events[selected]?.id ?? ''),
-              state: session.state,
-              toolTime: selected === undefined ? undefined : toolTimes.get(selected),
-            })
-          : h('p', { class: 'muted' }, appName ? 'No session selected.' : 'This store holds no sessions yet.'),
+        !painted
+          ? null
+          : session
+            ? h(EventDetails, {
+                events,
+                index: selected ?? -1,
+                complete: view.complete,
+                rewound: selected !== undefined && rewound.has(events[selected]?.id ?? ''),
+                state: session.state,
+                toolTime: selected === undefined ? undefined : toolTimes.get(selected),
+              })
+            : h('p', { class: 'muted' }, appName ? 'No session selected.' : 'This store holds no sessions yet.'),
       ),
       h(
         'section',
         { class: 'col side', 'aria-label': 'State and more' },
         h('h2', { class: 'sr-only' }, 'State and more'),
-        session ? h(Scopes, { store, session, events, at: selected, allowWrites: options.allowWrites }) : null,
-        at ? h(Fold, { title: 'Artifacts' }, h(Artifacts, { store, at })) : null,
-        at ? h(Fold, { title: 'Memory' }, h(Memory, { store, at })) : null,
-        h(Fold, { title: 'Sync' }, h(Sync, { sync: options.sync })),
+        painted && session
+          ? h(Scopes, { store, session, events, at: selected, allowWrites: options.allowWrites })
+          : null,
+        painted && at ? h(Fold, { title: 'Artifacts' }, h(Artifacts, { store, at })) : null,
+        painted && at ? h(Fold, { title: 'Memory' }, h(Memory, { store, at })) : null,
+        painted ? h(Fold, { title: 'Sync' }, h(Sync, { sync: options.sync })) : null,
       ),
     ),
   );
