@@ -6,8 +6,8 @@
  * interleaved:
  * - open: `mountInspector(store, { position: 'full' })` and `open()` until the frame that paints the
  *   newest event's row is rendered (and, apart, until the tasks queued before it have run too: the
- *   views' own effects), and until the whole session is joined; the baseline is the store's own `getSession` of
- *   the whole session in a page like it (both after the page's first call to its store);
+ *   views' own effects), and until the whole session is joined; the baseline is the store's own
+ *   `getSession` of the whole session in a page like it (both after the page's first call to its store);
  * - scroll: the list from top to bottom, `--px` px a frame set on `scrollTop`, then by mouse wheel,
  *   every frame's `requestAnimationFrame` delta and Chromium's long-animation-frame entries; the
  *   baseline is as many frames of the same page standing still (what the machine's load does alone).
