@@ -4,9 +4,10 @@
  */
 import * as z from 'zod/mini';
 import type { Base64Form } from '../core/base64.js';
+import { hasLoneSurrogate } from '../core/ids.js';
 import { checkJson, isPlainObject } from '../core/json.js';
 import { MAX_FILENAME_LENGTH, MAX_METADATA_SIZE } from '../core/limits.js';
-import { hasLoneSurrogate, sessionKeySchema } from '../core/schema.js';
+import { sessionKeySchema } from '../core/schema.js';
 import { fieldsProblem } from './part.js';
 
 /** Longest accepted `fileUri` of a reference, or MIME type. */

@@ -16,6 +16,7 @@
  */
 import * as z from 'zod/mini';
 import { InvalidInputError } from './errors.js';
+import { hasLoneSurrogate } from './ids.js';
 import { type CheckJsonOptions, checkJson, EVENT_JSON, formatPath, isPlainObject, type JsonProblem } from './json.js';
 import { MAX_ID_LENGTH, MAX_RECORD_SIZE } from './limits.js';
 
@@ -25,9 +26,6 @@ export const eventIdSchema = z.string().check(
   z.maxLength(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`),
   z.refine((s) => s.trim() === s, 'must not have surrounding whitespace'),
 );
-
-/** Whether `s` holds a lone surrogate: a `u` regex sees a paired one as one code point, never as `Cs`. */
-export const hasLoneSurrogate = (s: string): boolean => /\p{Cs}/u.test(s);
 
 /** `appName`, `userId`, session ids: also well-formed UTF-16, as URI parts (`canonicalUri`, sync paths) must be. */
 export const idSchema = eventIdSchema.check(

@@ -10,8 +10,8 @@ import { newId } from '../core/ids.js';
 import { isEmpty, type StateRecord, splitDelta } from '../core/state.js';
 import type { StoreChange } from '../database/changes.js';
 import type { Database } from '../database/database.js';
-import { bound, type Db, handled } from '../database/idb/index.js';
-import { ALL_STORES, eventOf, eventsText, type SessionRecord, type StoreSchema } from '../database/records/index.js';
+import { bound, type Db } from '../database/idb/index.js';
+import { ALL_STORES, eventOf, type SessionRecord, type StoreSchema } from '../database/records/index.js';
 import { appScope, readSessionState, readState, userScope } from '../database/records/state.js';
 import type {
   AppStateRequest,
@@ -53,7 +53,16 @@ import type {
   ListedSessions,
   LoadedSession,
 } from './protocol.js';
-import { type Place, pageOf, readAhead, readEvents, readPage, readUsers, toLoaded } from './reads.js';
+import {
+  loadedAsText,
+  type Place,
+  pageOf,
+  readPage,
+  readSessionIn,
+  readUsers,
+  type SessionRead,
+  toLoaded,
+} from './reads.js';
 
 /** Most batches one group-commit transaction takes; the rest wait for the next. */
 const MAX_GROUP = 512;
@@ -118,9 +127,7 @@ export class SessionEngine implements Backend {
 
   /**
    * One round trip when the session's uid is remembered: the events are read
-   * with that uid alongside the session record, and used only if the record
-   * (read in the same transaction) confirms the uid; otherwise they are read
-   * again with the right one.
+   * with that uid alongside the session record (see `readSessionIn`).
    */
   async getSession(request: GetSessionRequest): Promise<LoadedSession | undefined> {
     const read = await this.readSession(request);
@@ -134,34 +141,18 @@ export class SessionEngine implements Backend {
    */
   async loadSession(request: GetSessionRequest): Promise<LoadedSession | undefined> {
     const read = await this.readSession(request);
-    if (!read) return undefined;
-    return { ...toLoaded(read.record, read.state, read.app, read.user, []), eventsJson: eventsText(read.events) };
+    return read && loadedAsText(read);
   }
 
-  private async readSession(request: GetSessionRequest) {
+  private async readSession(request: GetSessionRequest): Promise<SessionRead | undefined> {
     const { appName, userId, sessionId, config } = request;
     if (config?.fromLatestCompaction) await loadCompaction();
     const key = sessionKeyString(appName, userId, sessionId);
     return this.run(async (db) => {
-      const tx = db.transaction(ALL_STORES, 'readonly');
-      const place = this.places.get(key);
-      const state = tx.objectStore('state');
-      const reads = Promise.all([
-        tx.objectStore('sessions').get([appName, userId, sessionId]),
-        readState(state, appScope(appName)),
-        readState(state, userScope(appName, userId)),
-      ]);
-      const ahead = place && readAhead(tx, place, config);
-      const [record, app, user] = await reads;
-      if (!record) {
-        this.places.delete(key);
-        return undefined;
-      }
-      this.rememberPlace(key, record);
-      // A session's heavy keys, if it has any, are read alongside its events.
-      const own = handled(readSessionState(state, record));
-      const events = (await ahead?.(record)) ?? (await readEvents(tx, record, config));
-      return { record, state: await own, app, user, events };
+      const read = await readSessionIn(db.transaction(ALL_STORES, 'readonly'), request, this.places.get(key));
+      if (read) this.rememberPlace(key, read.record);
+      else this.places.delete(key);
+      return read;
     });
   }
 

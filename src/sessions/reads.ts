@@ -6,9 +6,17 @@
  */
 
 import { mergeState, type StateRecord } from '../core/state.js';
-import { bound, type Index, type Store, type Tx } from '../database/idb/index.js';
-import type { EventRecord, SessionRecord, StoreName, StoreSchema, UserRecord } from '../database/records/index.js';
-import type { GetSessionConfig, Session } from '../types.js';
+import { bound, handled, type Index, type Store, type Tx } from '../database/idb/index.js';
+import {
+  type EventRecord,
+  eventsText,
+  type SessionRecord,
+  type StoreName,
+  type StoreSchema,
+  type UserRecord,
+} from '../database/records/index.js';
+import { appScope, readSessionState, readState, userScope } from '../database/records/state.js';
+import type { GetSessionConfig, GetSessionRequest, Session } from '../types.js';
 import { loadedCompaction } from './later.js';
 import type { LoadedSession } from './protocol.js';
 
@@ -125,6 +133,48 @@ export async function readEvents(
   const recent = await lastEvents(tx.objectStore('events'), rec, config?.numRecentEvents ?? 0);
   const after = config?.afterTimestamp;
   return after === undefined ? recent : recent.filter((r) => r.timestamp >= after);
+}
+
+/** A session as one read transaction saw it: its head, its own state, the shared scopes' and the events asked for. */
+export interface SessionRead {
+  record: SessionRecord;
+  state: StateRecord;
+  app: StateRecord;
+  user: StateRecord;
+  events: EventRecord[];
+}
+
+/**
+ * Reads a session in `tx` (a read-only transaction over `ALL_STORES`): its record and
+ * both shared scopes' state in one round, its events in the same round when `place`
+ * says where they are (see `readAhead`), else in the next. The engine and the page's
+ * first reads (./first-read.ts) both read so, and answer alike. A read from the latest
+ * compaction needs its code loaded first (`loadCompaction`).
+ */
+export async function readSessionIn(
+  tx: ReadTx,
+  request: GetSessionRequest,
+  place: Place | undefined,
+): Promise<SessionRead | undefined> {
+  const { appName, userId, sessionId, config } = request;
+  const state = tx.objectStore('state');
+  const reads = Promise.all([
+    tx.objectStore('sessions').get([appName, userId, sessionId]),
+    readState(state, appScope(appName)),
+    readState(state, userScope(appName, userId)),
+  ]);
+  const ahead = place && readAhead(tx, place, config);
+  const [record, app, user] = await reads;
+  if (!record) return undefined;
+  // A session's heavy keys, if it has any, are read alongside its events.
+  const own = handled(readSessionState(state, record));
+  const events = (await ahead?.(record)) ?? (await readEvents(tx, record, config));
+  return { record, state: await own, app, user, events };
+}
+
+/** A read as `getSession` answers across a worker: the events as the text of one JSON array (`eventsJson`). */
+export function loadedAsText(read: SessionRead): LoadedSession {
+  return { ...toLoaded(read.record, read.state, read.app, read.user, []), eventsJson: eventsText(read.events) };
 }
 
 type TimeIndex = Index<

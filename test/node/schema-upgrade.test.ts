@@ -11,7 +11,7 @@
  */
 import { IDBFactory as FakeIDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SCHEMA_VERSION } from '../../src/database/open.js';
+import { SCHEMA_VERSION, shippedUpgrades } from '../../src/database/open.js';
 import { IndexedDbSessionService, type Session, StoreClosedError, UpgradeBlockedError } from '../../src/index.js';
 import { BOB_TRIP_EVENTS, buildV1Database, describeLayout, TRIP_EVENTS, V1_VERSION } from '../fixtures/v1-layout.js';
 
@@ -34,6 +34,12 @@ async function versionOf(indexedDB: IDBFactory, name: string): Promise<number | 
 }
 
 const layouts = [{ version: V1_VERSION, build: buildV1Database }];
+
+it('names in database/version.ts the version its upgrade steps lead to', () => {
+  // The page's first reads check a database's version against it without loading the steps:
+  // a step added without raising it would have them read a layout that is not theirs.
+  expect(shippedUpgrades.length - 1).toBe(SCHEMA_VERSION);
+});
 
 describe.each(layouts)('a version-$version database written by an older release', ({ version, build }) => {
   let indexedDB: IDBFactory;
