@@ -4,7 +4,8 @@
  */
 import type { Endpoint } from 'comlink';
 import type { Durability } from '../types.js';
-import { RemoteBackend } from './remote-backend.js';
+import type { LaterWorker } from './later-worker.js';
+import { RemoteBackend, type RemoteOptions } from './remote-backend.js';
 import { type SessionStore, Store, type StoreKind } from './store.js';
 
 /** What `connectSessionStore` takes besides its target. */
@@ -29,6 +30,18 @@ export type SessionStoreClient = SessionStore;
 
 /** Connects to a store served by `exposeSessionService` or the bundled worker entry points. */
 export function connectSessionStore(target: ConnectTarget, options: ConnectOptions = {}): SessionStore {
+  return connect(target, options);
+}
+
+/**
+ * `connectSessionStore`, and for the store's own worker (`openSessionStore`) the database it
+ * serves, being opened for the page to read itself until the worker answers (./first-open.ts).
+ */
+export function connect(
+  target: ConnectTarget,
+  options: ConnectOptions,
+  readEarly?: Promise<IDBDatabase | undefined>,
+): SessionStore {
   let endpoint: Endpoint;
   let mode: StoreKind = 'port';
   const watch: EventTarget[] = [];
@@ -50,16 +63,39 @@ export function connectSessionStore(target: ConnectTarget, options: ConnectOptio
     watch.push(port);
     onReleased = () => port.close();
   }
+  const remote = new RemoteBackend(endpoint, remoteOptions(options, { onReleased, readEarly }), watch);
+  return new Store(remote, mode, options.durability);
+}
+
+/**
+ * The store's own worker, started when first needed (./later-worker.ts), the page reading
+ * its first sessions itself meanwhile from the database `readEarly` opens.
+ */
+export function connectLater(
+  later: LaterWorker,
+  mode: 'shared' | 'dedicated',
+  options: ConnectOptions,
+  readEarly: Promise<IDBDatabase | undefined>,
+): SessionStore {
   const remote = new RemoteBackend(
-    endpoint,
-    {
-      ...(options.dbName !== undefined ? { dbName: options.dbName } : {}),
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-      closeStoreOnClose: options.ownsWorker === true,
-      ...(onReleased ? { onReleased } : {}),
-      ...(options.workerUrl !== undefined ? { workerUrl: String(options.workerUrl) } : {}),
-    },
-    watch,
+    later.port,
+    remoteOptions(options, { onReleased: () => later.release(), readEarly, startWorker: () => later.start() }),
+    // A dedicated worker's errors arrive where its messages do.
+    mode === 'shared' ? [later.worker, later.port] : [later.port],
   );
   return new Store(remote, mode, options.durability);
+}
+
+function remoteOptions(
+  options: ConnectOptions,
+  extra: Partial<Pick<RemoteOptions, 'onReleased' | 'readEarly' | 'startWorker'>>,
+): RemoteOptions {
+  const defined = Object.entries(extra).filter(([, value]) => value !== undefined);
+  return {
+    ...(options.dbName !== undefined ? { dbName: options.dbName } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    closeStoreOnClose: options.ownsWorker === true,
+    ...(options.workerUrl !== undefined ? { workerUrl: String(options.workerUrl) } : {}),
+    ...Object.fromEntries(defined),
+  };
 }

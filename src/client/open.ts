@@ -3,8 +3,11 @@
  */
 import { startBundledWorker } from '../bundled-worker.js';
 import { InvalidInputError } from '../core/errors.js';
+import { DEFAULT_DB_NAME } from '../database/defaults.js';
 import type { Durability } from '../types.js';
-import { type ConnectOptions, connectSessionStore } from './connect.js';
+import { type ConnectOptions, connect, connectLater } from './connect.js';
+import { openAsItIs } from './first-open.js';
+import { LaterWorker } from './later-worker.js';
 import { LazyEngine } from './lazy-engine.js';
 import { type SessionStore, Store } from './store.js';
 
@@ -82,14 +85,19 @@ export function openSessionStore(options: OpenSessionStoreOptions = {}): Session
     });
     return new Store(engine, mode);
   }
-  const worker = startWorker(mode, options.worker);
+  // Opened first, for the page's first reads (./first-open.ts); the worker starts when needed (./later-worker.ts).
+  const readEarly = openAsItIs(dbName ?? DEFAULT_DB_NAME);
   const url = typeof options.worker === 'string' || options.worker instanceof URL ? options.worker : undefined;
-  const connect: ConnectOptions = {
+  const connectOptions: ConnectOptions = {
     ...(dbName !== undefined ? { dbName } : {}),
     ...(durability !== undefined ? { durability } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(url !== undefined ? { workerUrl: url } : {}),
     ownsWorker: mode === 'dedicated',
   };
-  return connectSessionStore(worker, connect);
+  // A worker the app started itself is running already.
+  if (options.worker !== undefined && url === undefined) {
+    return connect(startWorker(mode, options.worker), connectOptions, readEarly);
+  }
+  return connectLater(new LaterWorker(() => startWorker(mode, options.worker)), mode, connectOptions, readEarly);
 }

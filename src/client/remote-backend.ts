@@ -26,10 +26,13 @@ import {
   type AppendOutcome,
   type Backend,
   type ImportBatch,
+  type LoadedSession,
   SESSION_METHODS,
 } from '../sessions/protocol.js';
 import type { SyncStartOptions } from '../sync/protocol.js';
 import type { SyncStatus } from '../sync/status.js';
+import type { GetSessionRequest } from '../types.js';
+import { EarlyReads } from './early-reads.js';
 import type { StoreBackend } from './store.js';
 
 export interface RemoteOptions {
@@ -41,6 +44,17 @@ export interface RemoteOptions {
   onReleased?: () => void;
   /** The worker script's URL, when known: named (and probed) if the worker fails to start. */
   workerUrl?: string;
+  /**
+   * The database the worker serves, being opened for this page to read itself until the
+   * worker answers (sessions/first-read.ts): given for the store's own worker, never for a port.
+   */
+  readEarly?: Promise<IDBDatabase | undefined>;
+  /**
+   * Starts a worker not started yet (./later-worker.ts): called when one is needed, that is after
+   * the page's first read, at the first call only the worker serves, or once `readEarly` is done
+   * if nothing was read. Without it the worker is taken to be running.
+   */
+  startWorker?: () => void;
 }
 
 type Watchable = Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
@@ -66,6 +80,8 @@ export class RemoteBackend implements StoreBackend {
   private served: Set<string> | undefined;
   /** The host turned out to lack `appendMany` (an older worker): each session's batch goes alone. */
   private oneByOne = false;
+  /** The page's first reads, and the worker's start when it is started on demand. */
+  private readonly early: EarlyReads;
 
   constructor(
     endpoint: Endpoint,
@@ -73,6 +89,7 @@ export class RemoteBackend implements StoreBackend {
     watch: Watchable[],
   ) {
     this.remote = wrap<HostApi>(endpoint);
+    this.early = new EarlyReads(options.readEarly, options.startWorker);
     const signal = this.stopWatching.signal;
     let greeted = false;
     for (const target of watch) {
@@ -98,6 +115,7 @@ export class RemoteBackend implements StoreBackend {
       );
     }
     this.hello = this.call('hello', (r) => r.hello({ ...(options.dbName ? { dbName: options.dbName } : {}) }));
+    this.early.greeted(this.hello);
     this.dbName = this.hello.then((h) => h.dbName);
     // Read by whoever asks for `ready`; a worker that never answers is reported there and by every call.
     this.dbName.catch(() => {});
@@ -150,6 +168,7 @@ export class RemoteBackend implements StoreBackend {
   die(reason: string): void {
     const error = new StoreClosedError(reason);
     if (!this.ended.fire(error)) return;
+    this.early.end();
     this.stopWatching.abort();
     for (const fail of [...this.pending]) fail(error);
     this.pending.clear();
@@ -158,6 +177,7 @@ export class RemoteBackend implements StoreBackend {
   /** `operation` names the call in an error about its request. */
   call<T>(operation: string, invoke: (remote: Remote<HostApi>) => Promise<Result<T>>): Promise<T> {
     if (this.ended.error) return Promise.reject(this.ended.error);
+    this.early.calling(operation);
     return new Promise<T>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const done = (): void => {
@@ -208,6 +228,8 @@ export class RemoteBackend implements StoreBackend {
    * queued so far have run: no timer, so a hidden tab is not slowed down.
    */
   appendEvents(batch: AppendBatch): Promise<AppendOutcome> {
+    // Before its message leaves, in a later microtask: a read issued after it must not be the page's.
+    this.early.stop();
     return new Promise((resolve, reject) => {
       if (!this.outbox) {
         this.outbox = [];
@@ -247,6 +269,17 @@ export class RemoteBackend implements StoreBackend {
         } else for (const o of out) o.reject(error);
       },
     );
+  }
+
+  /** Read in this page while the worker starts, when it may be (./early-reads.ts); by the worker otherwise. */
+  getSession(request: GetSessionRequest): Promise<LoadedSession | undefined> {
+    const ask = () => this.ask('getSession', 'getSession', (r) => r.getSession(request));
+    const early = this.ended.error ? undefined : this.early.read(request);
+    if (!early) return ask();
+    return early.then((loaded) => {
+      if (this.ended.error) throw this.ended.error;
+      return loaded === null ? ask() : loaded;
+    });
   }
 
   /** True when the host said which calls it serves and `method` is not one of them. */
@@ -299,6 +332,8 @@ export class RemoteBackend implements StoreBackend {
    * A worker alive but stuck never says goodbye: past `timeoutMs` (or 10 s) it is let go as if it had died.
    */
   async close(): Promise<void> {
+    // A worker never started has nothing to say goodbye to.
+    if (!this.early.workerStarted) this.die('the store client is closed');
     if (!this.ended.error) {
       const closed = 'the store client is closed';
       const timer = setTimeout(() => this.die(closed), this.options.timeoutMs ?? 10_000);
@@ -332,8 +367,8 @@ function callFailure(operation: string, error: unknown, posted: boolean): Sessio
 /** Failures the worker threw outside the store's answers (the call never ran as a store call). */
 const threwInWorker = new WeakSet<object>();
 
-/** Calls with a path of their own: appends go together; an archive's import is named as the archive's. */
-const OWN_PATH = ['appendEvents', 'importWithArtifacts'] as const;
+/** Calls with a path of their own: appends go together; first reads may be the page's; an archive's import is named as the archive's. */
+const OWN_PATH = ['appendEvents', 'getSession', 'importWithArtifacts'] as const;
 
 const TABLE = { ...SESSION_METHODS, ...ARTIFACT_METHODS, ...SEARCH_METHODS, ...MEMORY_METHODS };
 

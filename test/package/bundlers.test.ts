@@ -120,12 +120,13 @@ describe.each(Object.keys(setups))('%s', (name) => {
 });
 
 describe('the page bundle (vite build)', () => {
-  it('leaves the engine and IndexedDB code out of the page chunk: in-thread mode loads them on first use', async () => {
+  it('leaves the engine out of the page chunk: in-thread mode loads it on first use', async () => {
     const served = await setups['vite build']?.(app);
     await served?.close();
     const assets = path.join(app, 'out-vite/assets');
     const chunks = readdirSync(assets).filter((f) => f.endsWith('.js'));
-    // The schema's index names stand for the engine: only the engine and the worker open the database.
+    // The schema's index names stand for the engine: only the engine and the worker create or upgrade the
+    // database (the page's first reads open it as it is, and read it with code of their own chunk).
     const withEngine = chunks.filter((f) => readFileSync(path.join(assets, f), 'utf8').includes('byUserTime'));
     const page = chunks.filter((f) => f.startsWith('index-'));
     expect(page).toHaveLength(1);
@@ -167,7 +168,10 @@ describe('the page bundle (vite build)', () => {
     // written, and in-thread mode fetches its parts while online (about 500 B gzip in all). Raised to
     // 12,600 B for rewind: its method forwarded, and an error code whose class the page never loaded
     // (InvocationNotFoundError lives apart) arriving as a typed SessionStoreError (12,492 -> 12,509 B).
-    expect(page).toBeLessThan(12_600);
+    // Raised to 13,700 B for the cold start (12,509 -> 13,544 B): the page opens the database for its
+    // first reads before anything else, and starts the worker once the first read is answered (a
+    // worker starting beside the read made it nearly twice as slow); the reads' code is a chunk.
+    expect(page).toBeLessThan(13_700);
     // Module workers split: artifacts, search, memory, sync, imports, compaction reads and sealing are chunks
     // fetched after start-up.
     // Budgets raised by 500 B when appends began naming only the stores they write (+45 B, an
