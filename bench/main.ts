@@ -46,7 +46,8 @@ const api: BenchApi = {
     const started = performance.now();
     const c = await openContender(id);
     const metrics: Metrics = {};
-    // Only to split the figure, in parallel: an app sends its read without waiting for the worker's hello.
+    // When the worker answers, in parallel: an app sends its read without waiting for the worker's hello,
+    // and the first answer may come before it (read in the page, see src/sessions/first-read.ts).
     const ready =
       c instanceof StoreContender && id === 'store-worker'
         ? c.ready().then(() => {
@@ -54,8 +55,8 @@ const api: BenchApi = {
           })
         : undefined;
     const data = await c.getSession(fixtureAddress('cold'));
-    await ready;
     const ms = performance.now() - started;
+    await ready;
     checkSession(id, 'cold', data, sizes.coldStartEvents, sizes.coldStartEvents);
     await c.close();
     metrics.ms = ms;

@@ -261,7 +261,7 @@ async function main(): Promise<void> {
     formatTargets(targeted ? targets.filter((t) => t.measured !== null) : targets),
     '',
     `Round trip through the worker vs in-thread (p50): appendEvent ${fmt(roundTrip.appendEventP50.workerMs)} vs ${fmt(roundTrip.appendEventP50.inThreadMs)} ms, getSession (${sizes.pointReadEvents} events) ${fmt(roundTrip.getSessionP50.workerMs)} vs ${fmt(roundTrip.getSessionP50.inThreadMs)} ms`,
-    `Cold start through the worker: ${fmt(coldStartWorkerReadyMs)} ms of it until the worker answers (median)`,
+    `Cold start through the worker: the worker answers its hello after ${fmt(coldStartWorkerReadyMs)} ms (median); a first read made before that is answered by the page itself`,
     '',
     'Fixture build times (ms):',
     ...Object.entries(fixtures).map(
