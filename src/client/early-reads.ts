@@ -2,7 +2,7 @@
  * The page's side of its first reads (sessions/first-read.ts) and of a worker
  * started when needed (./later-worker.ts), for `RemoteBackend`. `getSession`
  * calls made before the worker answered are read by the page, on the connection
- * `opening` gives (./first-open.ts), until the first call of any other kind: the
+ * `opening` gives (./first-open.ts), until the first call that is not a read: the
  * page never answers in place of the worker after one of its own writes. The
  * worker is started after the first read is answered, by the first call only it
  * serves, or once `opening` is done if nothing was read by then.
@@ -10,6 +10,21 @@
 import type { FirstReads } from '../sessions/first-read.js';
 import type { LoadedSession } from '../sessions/protocol.js';
 import type { GetSessionRequest } from '../types.js';
+
+/** Calls that write nothing: the page may go on reading after them. Any other call ends its reads. */
+const READS = new Set([
+  'hello',
+  'getSession',
+  'listSessions',
+  'listSessionKeys',
+  'getUserState',
+  'getAppState',
+  'listApps',
+  'listUsers',
+]);
+
+/** How long a page read may hold up the worker's start, or hold up its own answer once the worker is up. */
+const HELD_UP_MS = 1000;
 
 export class EarlyReads {
   /** The reads' code and connection, once a read asked for them; `false` once reads must stop. */
@@ -20,15 +35,25 @@ export class EarlyReads {
   private workerAsked: boolean;
   /** Settles when the worker answered the hello, or never will. */
   private hello: Promise<unknown> = Promise.resolve();
+  private markStarted: () => void = () => {};
+  /** Resolves once the worker is started (at once for one already running): calls' timeouts count from it. */
+  readonly started = new Promise<void>((resolve) => {
+    this.markStarted = resolve;
+  });
 
   constructor(
     private readonly opening: Promise<IDBDatabase | undefined> | undefined,
     private readonly startWorker: (() => void) | undefined,
+    private readonly startFailed: (error: unknown) => void,
   ) {
     this.workerAsked = startWorker === undefined;
+    if (this.workerAsked) this.markStarted();
     if (!opening) this.reads = false;
     void opening?.then(() => {
+      // A read in flight starts it when answered; one held up (a chunk slow to arrive, a transaction
+      // queued behind another tab's) must not hold the worker back for long.
       if (this.reads === undefined) this.needWorker();
+      else setTimeout(() => this.needWorker(), HELD_UP_MS);
     });
   }
 
@@ -41,7 +66,7 @@ export class EarlyReads {
         // Nothing read in the page before the worker answered: the connection is not needed.
         if (this.reads === undefined) this.stop();
       },
-      () => {},
+      () => this.stop(),
     );
   }
 
@@ -51,7 +76,7 @@ export class EarlyReads {
 
   /** Before a call goes to the worker. */
   calling(operation: string): void {
-    if (operation !== 'hello' && operation !== 'getSession') this.stop();
+    if (!READS.has(operation)) this.stop();
     if (operation !== 'hello') this.needWorker();
   }
 
@@ -59,14 +84,25 @@ export class EarlyReads {
   read(request: GetSessionRequest): Promise<LoadedSession | undefined | null> | undefined {
     const opening = this.opening;
     if (this.reads === false || this.answered || !opening) return undefined;
-    this.reads ??= import('../sessions/first-read.js').then(({ firstReads }) => firstReads(opening, this.hello));
+    this.reads ??= import('../sessions/first-read.js').then(
+      ({ firstReads }) => firstReads(opening, this.hello),
+      (error: unknown) => {
+        // The reads' code did not arrive: nobody will read on the connection.
+        void opening.then((db) => db?.close());
+        throw error;
+      },
+    );
+    const inPage = this.reads.then(
+      (reads) => reads.getSession(request),
+      () => null,
+    );
+    // A read still held up well after the worker answered is the worker's to answer, in its time.
+    const heldUp = this.hello.then(
+      () => new Promise<null>((resolve) => setTimeout(() => resolve(null), HELD_UP_MS)),
+      () => null,
+    );
     // Answered or not, the worker is needed next: for this read, or for what follows it.
-    return this.reads
-      .then(
-        (reads) => reads.getSession(request),
-        () => null,
-      )
-      .finally(() => this.needWorker());
+    return Promise.race([inPage, heldUp]).finally(() => this.needWorker());
   }
 
   /** No more reads in the page: their connection closes after the reads in flight (or unused). */
@@ -90,6 +126,21 @@ export class EarlyReads {
   private needWorker(): void {
     if (this.workerAsked || this.ended) return;
     this.workerAsked = true;
-    this.startWorker?.();
+    try {
+      this.startWorker?.();
+    } catch (error) {
+      this.startFailed(error);
+    } finally {
+      this.markStarted();
+    }
+  }
+}
+
+/** `value`'s structured clone; `undefined` for one that cannot be cloned (posting it fails in words). */
+export function cloned<T>(value: T): T | undefined {
+  try {
+    return structuredClone(value);
+  } catch {
+    return undefined;
   }
 }

@@ -27,7 +27,10 @@ export interface OpenSessionStoreOptions {
   mode?: StoreMode;
   /** Default durability of appends; see `Durability`. Default `'relaxed'`. */
   durability?: Durability;
-  /** Per-call timeout through a worker, in ms. None by default. */
+  /**
+   * Per-call timeout through a worker, in ms, counted from the worker's start (a read the page
+   * answers itself before it has none). None by default.
+   */
   timeoutMs?: number;
   /**
    * Where the store's worker comes from, for set-ups whose bundler does not follow

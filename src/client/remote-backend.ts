@@ -32,7 +32,7 @@ import {
 import type { SyncStartOptions } from '../sync/protocol.js';
 import type { SyncStatus } from '../sync/status.js';
 import type { GetSessionRequest } from '../types.js';
-import { EarlyReads } from './early-reads.js';
+import { cloned, EarlyReads } from './early-reads.js';
 import type { StoreBackend } from './store.js';
 
 export interface RemoteOptions {
@@ -89,7 +89,11 @@ export class RemoteBackend implements StoreBackend {
     watch: Watchable[],
   ) {
     this.remote = wrap<HostApi>(endpoint);
-    this.early = new EarlyReads(options.readEarly, options.startWorker);
+    // A worker its constructor refused (a cross-origin URL, no SharedWorker in a sandbox) is one that died.
+    const url = options.workerUrl ? ` from ${options.workerUrl}` : '';
+    this.early = new EarlyReads(options.readEarly, options.startWorker, (error) =>
+      this.die(`the store worker could not be started${url}: ${String(error)}`),
+    );
     const signal = this.stopWatching.signal;
     let greeted = false;
     for (const target of watch) {
@@ -176,8 +180,9 @@ export class RemoteBackend implements StoreBackend {
 
   /** `operation` names the call in an error about its request. */
   call<T>(operation: string, invoke: (remote: Remote<HostApi>) => Promise<Result<T>>): Promise<T> {
-    if (this.ended.error) return Promise.reject(this.ended.error);
     this.early.calling(operation);
+    // Checked after: starting the worker for this call may have failed.
+    if (this.ended.error) return Promise.reject(this.ended.error);
     return new Promise<T>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const done = (): void => {
@@ -190,13 +195,15 @@ export class RemoteBackend implements StoreBackend {
       };
       this.pending.add(fail);
       const { timeoutMs } = this.options;
-      if (timeoutMs !== undefined) {
+      // Counted from the worker's start: one started on demand (./early-reads.ts) had no time before it.
+      void this.early.started.then(() => {
+        if (timeoutMs === undefined || !this.pending.has(fail)) return;
         timer = setTimeout(
           () =>
             fail(new TimeoutError(`the store did not answer within ${timeoutMs} ms; the call's outcome is unknown`)),
           timeoutMs,
         );
-      }
+      });
       let sent: Promise<Result<T>>;
       let posted = true;
       try {
@@ -273,12 +280,14 @@ export class RemoteBackend implements StoreBackend {
 
   /** Read in this page while the worker starts, when it may be (./early-reads.ts); by the worker otherwise. */
   getSession(request: GetSessionRequest): Promise<LoadedSession | undefined> {
-    const ask = () => this.ask('getSession', 'getSession', (r) => r.getSession(request));
-    const early = this.ended.error ? undefined : this.early.read(request);
-    if (!early) return ask();
+    const ask = (r: GetSessionRequest) => this.ask('getSession', 'getSession', (remote) => remote.getSession(r));
+    // Taken now, as posting it would be: what the caller changes after the call is not the request.
+    const copy = this.ended.error ? undefined : cloned(request);
+    const early = copy && this.early.read(copy);
+    if (!copy || !early) return ask(request);
     return early.then((loaded) => {
       if (this.ended.error) throw this.ended.error;
-      return loaded === null ? ask() : loaded;
+      return loaded === null ? ask(copy) : loaded;
     });
   }
 

@@ -11,13 +11,13 @@
  *   no read from the latest compaction); bad input goes to the worker, whose check
  *   words the errors;
  * - it reads committed data in one read-only transaction, as the worker does (the
- *   client stops reading here at its first call of any other kind, so its own
- *   writes are never overtaken);
+ *   client stops reading here at its first call that writes, so its own writes
+ *   are never overtaken);
  * - the connection closes once the worker is up and the reads in flight are done,
  *   and at once when another tab upgrades or deletes the database (client/first-open.ts
  *   opens it; client/early-reads.ts starts the worker after the first read).
  * Every other case, and any failure here, answers `null`: ask the worker. A store
- * that encrypts at rest must not read here: its keys never leave the worker.
+ * that encrypts at rest (planned) must not read here: its keys never leave the worker.
  */
 import { isWellFormedId } from '../core/ids.js';
 import { isPlainObject } from '../core/json.js';

@@ -97,6 +97,15 @@ describe('first reads served by the page while the worker starts', () => {
     expect(read.events.map((e) => e.id)).toEqual([...written.events.map((e) => e.id), event.id]);
   });
 
+  it('goes on reading after a listing the worker answers, as a chat UI asks for both at once', async () => {
+    const { dbName, written } = await seeded();
+    const { store, open } = gatedStore(dbName);
+    const listed = store.listSessions({ appName: trip.appName, userId: trip.userId });
+    expect(await store.getSession(trip)).toEqual(written);
+    open();
+    expect((await listed).sessions.map((s) => s.id)).toEqual([trip.sessionId]);
+  });
+
   it('leaves to the worker a database that does not exist yet, and creates none itself', async () => {
     const dbName = uniqueDbName('first-reads-absent');
     const { store, open } = gatedStore(dbName);
@@ -163,6 +172,18 @@ describe('the worker started when needed', () => {
     await store.ready;
     await other.createSession({ ...trip, sessionId: 'new' });
     expect(await heard).toBe('created');
+  });
+
+  it('refused by the browser (a URL it cannot parse): calls reject with StoreClosedError naming the URL', async () => {
+    const dbName = uniqueDbName('first-reads-refused');
+    // The Worker constructor throws on it, as it does on a cross-origin URL.
+    const url = 'http://[store';
+    const store = openSessionStore({ dbName, mode: 'dedicated', worker: url });
+    cleanup.push(() => deleteDatabase(dbName));
+    await expect(store.listApps()).rejects.toThrow(StoreClosedError);
+    await expect(store.listApps()).rejects.toThrow(url);
+    await expect(store.ready).rejects.toThrow(StoreClosedError);
+    await store.close();
   });
 
   it('closes before it started: close() resolves, calls then reject with StoreClosedError', async () => {
