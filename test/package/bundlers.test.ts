@@ -171,7 +171,10 @@ describe('the page bundle (vite build)', () => {
     // Raised to 13,700 B for the cold start (12,509 -> 13,544 B): the page opens the database for its
     // first reads before anything else, and starts the worker once the first read is answered (a
     // worker starting beside the read made it nearly twice as slow); the reads' code is a chunk.
-    expect(page).toBeLessThan(13_700);
+    // Raised to 14,000 B for what that start must not lose (13,544 -> 13,818 B): a worker its
+    // constructor refuses rejects calls in words, a held-up read holds nothing up long, and a
+    // request is taken when the call is made.
+    expect(page).toBeLessThan(14_000);
     // Module workers split: artifacts, search, memory, sync, imports, compaction reads and sealing are chunks
     // fetched after start-up.
     // Budgets raised by 500 B when appends began naming only the stores they write (+45 B, an
