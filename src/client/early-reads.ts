@@ -74,6 +74,11 @@ export class EarlyReads {
     return this.workerAsked;
   }
 
+  /** Whether a `getSession` made now may still be read by the page. */
+  get reading(): boolean {
+    return this.reads !== false && !this.answered;
+  }
+
   /** Before a call goes to the worker. */
   calling(operation: string): void {
     if (!READS.has(operation)) this.stop();
@@ -83,16 +88,18 @@ export class EarlyReads {
   /** The session as read by the page (`null`: ask the worker), or `undefined` when it is too late to read here. */
   read(request: GetSessionRequest): Promise<LoadedSession | undefined | null> | undefined {
     const opening = this.opening;
-    if (this.reads === false || this.answered || !opening) return undefined;
-    this.reads ??= import('../sessions/first-read.js').then(
-      ({ firstReads }) => firstReads(opening, this.hello),
-      (error: unknown) => {
-        // The reads' code did not arrive: nobody will read on the connection.
-        void opening.then((db) => db?.close());
-        throw error;
-      },
-    );
-    const inPage = this.reads.then(
+    if (!this.reading || !opening) return undefined;
+    const reads =
+      this.reads ||
+      (this.reads = import('../sessions/first-read.js').then(
+        ({ firstReads }) => firstReads(opening, this.hello),
+        (error: unknown) => {
+          // The reads' code did not arrive: nobody will read on the connection.
+          void opening.then((db) => db?.close());
+          throw error;
+        },
+      ));
+    const inPage = reads.then(
       (reads) => reads.getSession(request),
       () => null,
     );

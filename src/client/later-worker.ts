@@ -60,10 +60,6 @@ export class LaterWorker {
 
   constructor(private readonly make: () => Worker | SharedWorker) {}
 
-  get isStarted(): boolean {
-    return this.started !== undefined;
-  }
-
   /** Starts the worker, once; what was posted and listened for so far goes to it. */
   start(): void {
     if (this.started) return;

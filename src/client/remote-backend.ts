@@ -196,14 +196,12 @@ export class RemoteBackend implements StoreBackend {
       this.pending.add(fail);
       const { timeoutMs } = this.options;
       // Counted from the worker's start: one started on demand (./early-reads.ts) had no time before it.
-      void this.early.started.then(() => {
-        if (timeoutMs === undefined || !this.pending.has(fail)) return;
-        timer = setTimeout(
-          () =>
-            fail(new TimeoutError(`the store did not answer within ${timeoutMs} ms; the call's outcome is unknown`)),
-          timeoutMs,
-        );
-      });
+      if (timeoutMs !== undefined) {
+        const expired = `the store did not answer within ${timeoutMs} ms; the call's outcome is unknown`;
+        void this.early.started.then(() => {
+          if (this.pending.has(fail)) timer = setTimeout(() => fail(new TimeoutError(expired)), timeoutMs);
+        });
+      }
       let sent: Promise<Result<T>>;
       let posted = true;
       try {
@@ -281,8 +279,8 @@ export class RemoteBackend implements StoreBackend {
   /** Read in this page while the worker starts, when it may be (./early-reads.ts); by the worker otherwise. */
   getSession(request: GetSessionRequest): Promise<LoadedSession | undefined> {
     const ask = (r: GetSessionRequest) => this.ask('getSession', 'getSession', (remote) => remote.getSession(r));
-    // Taken now, as posting it would be: what the caller changes after the call is not the request.
-    const copy = this.ended.error ? undefined : cloned(request);
+    // Taken now, as posting it would be (and only while the page may read it: posting clones it anyway).
+    const copy = this.early.reading ? cloned(request) : undefined;
     const early = copy && this.early.read(copy);
     if (!copy || !early) return ask(request);
     return early.then((loaded) => {
