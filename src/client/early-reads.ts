@@ -89,16 +89,17 @@ export class EarlyReads {
   read(request: GetSessionRequest): Promise<LoadedSession | undefined | null> | undefined {
     const opening = this.opening;
     if (!this.reading || !opening) return undefined;
-    const reads =
-      this.reads ||
-      (this.reads = import('../sessions/first-read.js').then(
+    // `reading` held, so `reads` is not `false` here.
+    if (!this.reads)
+      this.reads = import('../sessions/first-read.js').then(
         ({ firstReads }) => firstReads(opening, this.hello),
         (error: unknown) => {
           // The reads' code did not arrive: nobody will read on the connection.
           void opening.then((db) => db?.close());
           throw error;
         },
-      ));
+      );
+    const reads = this.reads;
     const inPage = reads.then(
       (reads) => reads.getSession(request),
       () => null,
