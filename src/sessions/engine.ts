@@ -230,9 +230,9 @@ export class SessionEngine implements Backend {
     return (await loadRewind()).rewind(this.database, request, this.durability);
   }
 
-  /** Erases the events `request` names (see `erase.ts`); resolves what it erased. */
-  async erase(request: EraseRequest): Promise<EraseResult> {
-    return (await loadErase()).erase(this.database, request, this.durability);
+  /** Erases the events `request` names (see `erase.ts`), marked as erased `at`; resolves what it erased. */
+  async erase(request: EraseRequest, at?: number): Promise<EraseResult> {
+    return (await loadErase()).erase(this.database, request, this.durability, at);
   }
 
   /**

@@ -1,7 +1,7 @@
 /**
  * Erasing events (`erase`): hard deletion of what events said, for privacy, beside the
  * non-destructive rewind. Each event named (by id, or every event of an invocation) is replaced in
- * its place by its erased form (`erasedForm`): the same id, invocation, author, time and order,
+ * its place by its erased form (`erasedForm`, ./erased.ts): the same id, invocation, author, time and order,
  * without its content or any other data a person could be in, marked in `customMetadata` (see
  * ./erased.ts). The session's state is left as it is (undoing state is rewind's work). In the same
  * transaction the registered erase hooks remove what other capabilities derived from those events
@@ -19,58 +19,8 @@ import type { StoreChange } from '../database/changes.js';
 import type { Database } from '../database/database.js';
 import { bound, handled, type Store } from '../database/idb/index.js';
 import { type EventRecord, eventOf, eventRecord, type StoreName, type StoreSchema } from '../database/records/index.js';
-import type { EraseRequest, EraseResult, Event } from '../types.js';
-import { ERASED_METADATA_KEY, isErased } from './erased.js';
-
-/**
- * What an erased event keeps: where it is, whose it was, when, and how its turn went; nothing it
- * said. No `content` at all, not even its role: ADK's context builder (adk-js 2.0.0 `getContents`)
- * leaves out an event without a role, where one with a role and no parts would reach the model as
- * an empty message, which model APIs refuse. No compaction fields either: a compaction whose summary
- * is gone is no compaction, and a read from the latest compaction starts at the one before.
- */
-const KEPT = [
-  'id',
-  'invocationId',
-  'author',
-  'timestamp',
-  'branch',
-  'partial',
-  'turnComplete',
-  'interrupted',
-  'errorCode',
-] as const;
-
-/** The actions an erased event keeps: the agent hand-offs, the rewind it was, the artifact versions it names. */
-const KEPT_ACTIONS = [
-  'artifactDelta',
-  'transferToAgent',
-  'escalate',
-  'skipSummarization',
-  'endOfAgent',
-  'rewindBeforeInvocationId',
-] as const;
-
-/**
- * `event` erased at `at` (epoch ms): `KEPT` fields as they were, `actions` reduced to
- * `KEPT_ACTIONS` with empty `stateDelta`, `requestedAuthConfigs` and `requestedToolConfirmations`,
- * and `customMetadata` holding only the mark.
- */
-export function erasedForm(event: Event, at: number): Event {
-  const out: Record<string, unknown> = {};
-  for (const key of KEPT) if (Object.hasOwn(event, key)) out[key] = event[key];
-  if (event.actions) {
-    const actions: Record<string, unknown> = {
-      stateDelta: {},
-      requestedAuthConfigs: {},
-      requestedToolConfirmations: {},
-    };
-    for (const key of KEPT_ACTIONS) if (Object.hasOwn(event.actions, key)) actions[key] = event.actions[key];
-    out.actions = actions;
-  }
-  out.customMetadata = { [ERASED_METADATA_KEY]: { at } };
-  return out as Event;
-}
+import type { EraseRequest, EraseResult } from '../types.js';
+import { erasedForm, isErased } from './erased.js';
 
 /** The records `request` names, in session order; throws the family's error for a name the session lacks. */
 async function named(events: Store<StoreSchema['events']>, uid: string, request: EraseRequest): Promise<EventRecord[]> {
@@ -95,11 +45,16 @@ async function named(events: Store<StoreSchema['events']>, uid: string, request:
   return [...picked.values()].sort((a, b) => a.seq - b.seq);
 }
 
-/** Erases what `request` names in one transaction; tells subscribers; resolves what it erased. */
+/**
+ * Erases what `request` names in one transaction; tells subscribers; resolves what it erased. `at`
+ * is the time the marks carry: sync passes the time of an erase it brings from the server, so every
+ * device's copy of an event reads the same.
+ */
 export async function erase(
   database: Database,
   request: EraseRequest,
   durability: IDBTransactionDurability,
+  at = Date.now(),
 ): Promise<EraseResult> {
   const hooks = database.sessionErasers;
   const writers = await Promise.all(hooks.map((h) => h.load()));
@@ -114,7 +69,6 @@ export async function erase(
       }
       const events = tx.objectStore('events');
       const records = await named(events, record.uid, request);
-      const at = Date.now();
       const erasedNow: string[] = [];
       for (const r of records) {
         const event = eventOf(r);
