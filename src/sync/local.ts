@@ -27,7 +27,9 @@ import {
   writeState,
 } from '../database/records/state.js';
 import type { SyncMark, SyncUser } from '../database/records/sync.js';
+import { erasedAt, erasedForm, isErased } from '../sessions/erased.js';
 import type { Event } from '../types.js';
+import { oweErasure, owesErasures } from './erasures.js';
 import type { Placed, Positioned } from './wire.js';
 
 export interface UserKey {
@@ -50,6 +52,8 @@ export interface PendingScan {
   deletes: SyncMark[];
   /** Sessions with events past their mark. */
   appends: { record: SessionRecord; mark: SyncMark }[];
+  /** Sessions with erasures of synced events the server has not taken (see erasures.ts). */
+  erasures: string[];
   /** Pending events per session id. */
   counts: Map<string, number>;
   cursor: SyncUser | undefined;
@@ -64,7 +68,7 @@ export async function scanPending(db: Db<StoreSchema>, user: UserKey): Promise<P
   ]);
   const markOf = new Map(marks.map((m) => [m.id, m]));
   const recordOf = new Map(records.map((r) => [r.id, r]));
-  const scan: PendingScan = { creates: [], deletes: [], appends: [], counts: new Map(), cursor };
+  const scan: PendingScan = { creates: [], deletes: [], appends: [], erasures: [], counts: new Map(), cursor };
   for (const m of marks) if (recordOf.get(m.id)?.uid !== m.uid) scan.deletes.push(m);
   const creates: Promise<SessionRecord & { state: StateRecord }>[] = [];
   for (const r of records) {
@@ -72,9 +76,12 @@ export async function scanPending(db: Db<StoreSchema>, user: UserKey): Promise<P
     if (m?.uid !== r.uid) {
       creates.push(readSessionState(tx.objectStore('state'), r).then((state) => ({ ...r, state })));
       scan.counts.set(r.id, r.nextSeq + 1);
-    } else if (r.nextSeq > m.syncedNext || m.awaitingCreated) {
-      scan.appends.push({ record: r, mark: m });
-      scan.counts.set(r.id, r.nextSeq - m.syncedNext);
+    } else {
+      if (r.nextSeq > m.syncedNext || m.awaitingCreated) {
+        scan.appends.push({ record: r, mark: m });
+        scan.counts.set(r.id, r.nextSeq - m.syncedNext);
+      }
+      if (owesErasures(r, m)) scan.erasures.push(r.id);
     }
   }
   scan.creates = await Promise.all(creates);
@@ -151,6 +158,8 @@ export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration
     const head = pending[0];
     if (p.pos !== mark.serverPos + 1 || !head || head.id !== p.id) break;
     const event = { ...eventOf(head), timestamp: p.timestamp };
+    // Erased after its push left: the server's copy may hold what it said.
+    if (isErased(event)) oweErasure(mark, record);
     events.put(eventRecord(head.uid, head.seq, event));
     applyDelta(mark.syncedState, splitDelta(event.actions?.stateDelta).session);
     mark.syncedNext = head.seq + 1;
@@ -186,8 +195,18 @@ export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration
   // The app's and user's keys the events set, in order: a record per key, as an append writes them.
   const appDelta: StateRecord = {};
   const userDelta: StateRecord = {};
+  const erasedHere = new Map<string, number>();
+  for (const e of pending) {
+    const at = erasedAt(eventOf(e));
+    if (at !== undefined) erasedHere.set(e.id, at);
+  }
   for (const { event } of incoming) {
-    events.put(eventRecord(record.uid, seq, event));
+    // Pushed, then erased here before the answer came: it stays erased (its state writes stay, as an
+    // erase leaves them), and the server's copy is owed the erasure.
+    const at = erasedHere.get(event.id);
+    const kept = at === undefined || isErased(event) ? event : erasedForm(event, at);
+    if (kept !== event) oweErasure(mark, record);
+    events.put(eventRecord(record.uid, seq, kept));
     seq += 1;
     const scoped = splitDelta(event.actions?.stateDelta);
     applyDelta(mark.syncedState, scoped.session);

@@ -77,13 +77,15 @@ export async function refusable<T>(
 }
 
 export function counts(scan: PendingScan): Pick<SyncStatus, 'pending' | 'sessions'> {
-  let pending = scan.deletes.length;
+  let pending = 0;
   // Session ids are any strings, `__proto__` included: own keys only.
   const sessions: Record<string, number> = {};
-  for (const m of scan.deletes) setOwn(sessions, m.id, 1);
-  for (const [id, n] of scan.counts) {
+  const add = (id: string, n: number) => {
     pending += n;
     setOwn(sessions, id, (Object.hasOwn(sessions, id) ? (sessions[id] as number) : 0) + n);
-  }
+  };
+  for (const m of scan.deletes) add(m.id, 1);
+  for (const [id, n] of scan.counts) add(id, n);
+  for (const id of scan.erasures) add(id, 1);
   return { pending, sessions };
 }

@@ -7,7 +7,7 @@ export interface SyncStatus {
   phase: 'idle' | 'syncing' | 'offline' | 'error' | 'stopped';
   /** The last request reached the server (whatever it answered). */
   online: boolean;
-  /** Local changes not yet on the server: events, plus one per session creation or deletion. */
+  /** Local changes not yet on the server: events, plus one per session creation, deletion, or erase to send. */
   pending: number;
   /** Pending changes per session id, for sessions that have any. */
   sessions: Record<string, number>;

@@ -10,7 +10,10 @@ import { validate } from '../core/schema.js';
 import type { Event } from '../types.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
+  ERASURES_PARAM,
+  type Erasure,
   type ErrorAnswer,
+  eraseAnswerSchema,
   limitsSchema,
   MAX_PUSH_EVENTS,
   type Positioned,
@@ -114,8 +117,26 @@ export class SyncTransport {
     return { status: 'accepted', answer: validate('sync push answer', pushAcceptedSchema, body) };
   }
 
+  /**
+   * Erases the session's `erasures` in the server's copies; resolves how many it had not erased.
+   * A server that predates erasures (no such route) refuses the session in words.
+   */
+  async erase(sessionId: string, erasures: Erasure[]): Promise<number | 'missing'> {
+    const path = `/sessions/${encodeURIComponent(sessionId)}/erase`;
+    const { status, body } = await this.call('POST', path, { erasures }, [200, 404], [404]);
+    if (status === 404) {
+      if ((body as Partial<ErrorAnswer> | undefined)?.error === 'not-found') return 'missing';
+      throw new SyncError(
+        `the sync server does not take erasures (an older release): events erased here keep their content there`,
+        'refused',
+        404,
+      );
+    }
+    return validate('sync erase answer', eraseAnswerSchema, body).erased;
+  }
+
   async pull(after: number): Promise<PullAnswer> {
-    const { body } = await this.call('GET', `/changes?after=${after}`, undefined, [200]);
+    const { body } = await this.call('GET', `/changes?after=${after}&${ERASURES_PARAM}=1`, undefined, [200]);
     validate('sync pull answer', pullAnswerSchema, body);
     // The checked body itself, not zod's copy: that would have lost any `__proto__` key of an event.
     return body as PullAnswer;
@@ -174,9 +195,14 @@ export class SyncTransport {
     path: string,
     payload: unknown,
     expected: number[],
+    notOurs: number[] = [],
   ): Promise<{ status: number; body: unknown }> {
     const response = await this.send(method, path, payload, AbortSignal.timeout(this.timeoutMs));
     if (!expected.includes(response.status)) throw await this.failure(response);
+    // Statuses a server of another release (or a proxy) may answer with a body that is not ours.
+    if (notOurs.includes(response.status)) {
+      return { status: response.status, body: await this.json(response, method, path).catch(() => undefined) };
+    }
     return { status: response.status, body: await this.json(response, method, path) };
   }
 

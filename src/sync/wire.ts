@@ -46,6 +46,24 @@ export type Placed = z.output<typeof placedSchema>;
 export const pushAcceptedSchema = z.object({ head: position, placed: z.array(placedSchema) });
 export type PushAccepted = z.output<typeof pushAcceptedSchema>;
 
+/** One erased event of a session: its id, and when it was erased (its mark's `at`, epoch ms). */
+export interface Erasure {
+  id: string;
+  at: number;
+}
+const erasureSchema = z.object({ id, at: position });
+
+/**
+ * POST .../sessions/:id/erase: the session's events this device erased, which the server erases in
+ * its copies by the same rule (`erasedForm`); ids it does not hold are passed over.
+ */
+export const eraseBodySchema = z.object({
+  erasures: z.array(erasureSchema).check(z.minLength(1), z.maxLength(MAX_PUSH_EVENTS)),
+});
+
+/** The answer: how many of them the server had not erased yet. */
+export const eraseAnswerSchema = z.object({ erased: position });
+
 /** One event in server order, as a 409 and a pull carry it. */
 export interface Positioned {
   pos: number;
@@ -59,14 +77,23 @@ export const pushRejectedSchema = z.object({ head: position, events: z.array(pos
 export type Change =
   | { seq: number; type: 'created'; sessionId: string; state: Record<string, unknown> }
   | { seq: number; type: 'event'; sessionId: string; pos: number; event: Event }
-  | { seq: number; type: 'deleted'; sessionId: string };
+  | { seq: number; type: 'deleted'; sessionId: string }
+  | { seq: number; type: 'erased'; sessionId: string; erasures: Erasure[] };
 
 // The tag first: a refused change is named by the option its tag picks (core/schema.ts, `meant`).
 const changeSchema = z.union([
   z.object({ type: z.literal('created'), seq: position, sessionId: id, state: plainObject }),
   z.object({ type: z.literal('event'), seq: position, sessionId: id, pos: position, event: plainObject }),
   z.object({ type: z.literal('deleted'), seq: position, sessionId: id }),
+  z.object({ type: z.literal('erased'), seq: position, sessionId: id, erasures: z.array(erasureSchema) }),
 ]);
+
+/**
+ * The query parameter (`=1`) a device adds to its pulls to hear `erased` changes. Devices that do not ask (releases
+ * before erasures synced) get each as a repeat of an event at position 0, which they pass over:
+ * their feed stays dense, and the erased events' content stays on them.
+ */
+export const ERASURES_PARAM = 'erasures';
 
 /** GET .../changes?after=cursor: the user's changes in commit order, and the shared state as it is now. */
 export const pullAnswerSchema = z.object({

@@ -4,8 +4,9 @@
  * `seq < syncedNext` are exactly the server's first `serverPos` events, in the
  * server's order; every later event is pending. A session with no mark (or a
  * mark for another incarnation) is a pending creation; a mark whose session is
- * gone is a pending deletion. All of it is in IndexedDB, so it survives reloads
- * and crashes.
+ * gone is a pending deletion; erasures are pending while the session's
+ * `erasures` count is past the mark's `syncedErasures`. All of it is in
+ * IndexedDB, so it survives reloads and crashes.
  */
 export interface SyncMark {
   appName: string;
@@ -19,6 +20,11 @@ export interface SyncMark {
   serverPos: number;
   /** Session-scope state after those events: the fold of the server's order. */
   syncedState: Record<string, unknown>;
+  /**
+   * The session's `erasures` count when the server last took this device's erasures of its synced
+   * events: a higher count on the session means erasures to push. Absent: none pushed yet.
+   */
+  syncedErasures?: number;
   /**
    * The server had the session already when this device pushed its creation:
    * its initial state comes with the pull, and the events wait for it.

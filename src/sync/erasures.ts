@@ -1,0 +1,103 @@
+/**
+ * Erasures across devices, on the device's side. An erase here of events the server holds is
+ * pending while the session's `erasures` count is past its mark's `syncedErasures` (no write on the
+ * erase path: it is derived, as pending events are); a round then sends the erased events of the
+ * synced prefix (all of them: the server passes over those it erased before) and records the count
+ * it sent. An event erased before its push goes erased with the push. An erasure the server reports
+ * is applied by the store's own `erase`, with the original time, so every copy reads the same, and
+ * is not sent back.
+ */
+import { bound, type Db } from '../database/idb/index.js';
+import { eventOf, type SessionRecord, type StoreSchema } from '../database/records/index.js';
+import type { SyncMark } from '../database/records/sync.js';
+import { erasedAt } from '../sessions/erased.js';
+import type { Erasure } from './wire.js';
+
+/** A session's key: app, user, session id (as local.ts has it). */
+type Key = [string, string, string];
+
+/** Whether `record` has erasures its mark's incarnation has not sent. */
+export const owesErasures = (record: SessionRecord, mark: SyncMark): boolean =>
+  (record.erasures ?? 0) > (mark.syncedErasures ?? 0);
+
+/**
+ * Marks `mark` as owing the server an erasure of `record` (an erased event joined the synced prefix
+ * whose server copy may still hold its content: a push of it before its erase, answered late).
+ */
+export function oweErasure(mark: SyncMark, record: SessionRecord): void {
+  mark.syncedErasures = Math.min(mark.syncedErasures ?? 0, (record.erasures ?? 0) - 1);
+}
+
+/** The erased events of the session's synced prefix, and the `erasures` count they answer for. */
+export async function erasuresToSend(
+  db: Db<StoreSchema>,
+  key: Key,
+): Promise<{ uid: string; count: number; erasures: Erasure[] } | undefined> {
+  const tx = db.transaction(['sessions', 'events', 'syncSessions'], 'readonly');
+  const [record, mark] = await Promise.all([
+    tx.objectStore('sessions').get(key),
+    tx.objectStore('syncSessions').get(key),
+  ]);
+  if (!record || !mark || mark.uid !== record.uid || !owesErasures(record, mark)) return undefined;
+  const synced =
+    mark.syncedNext === 0
+      ? []
+      : await tx.objectStore('events').getAll(bound([record.uid, 0], [record.uid, mark.syncedNext], false, true));
+  const erasures: Erasure[] = [];
+  for (const r of synced) {
+    const at = erasedAt(eventOf(r));
+    if (at !== undefined) erasures.push({ id: r.id, at });
+  }
+  return { uid: record.uid, count: record.erasures ?? 0, erasures };
+}
+
+/** After the server took the erasures sent for `count`: the mark of incarnation `uid` records it. */
+export async function erasuresSent(db: Db<StoreSchema>, key: Key, uid: string, count: number): Promise<void> {
+  const tx = db.transaction(['syncSessions'], 'readwrite');
+  const mark = await tx.objectStore('syncSessions').get(key);
+  if (mark?.uid === uid && (mark.syncedErasures ?? 0) < count) {
+    tx.objectStore('syncSessions').put({ ...mark, syncedErasures: count });
+  }
+  await tx.done;
+}
+
+/** Of the server's `erasures`, those whose events this device holds in the session and has not erased. */
+export async function erasuresToApply(db: Db<StoreSchema>, key: Key, erasures: Erasure[]): Promise<Erasure[]> {
+  const tx = db.transaction(['sessions', 'events'], 'readonly');
+  const record = await tx.objectStore('sessions').get(key);
+  if (!record) return [];
+  const byId = tx.objectStore('events').index('byId');
+  const found = await Promise.all(erasures.map((e) => byId.get([record.uid, e.id])));
+  return erasures.filter((_, i) => {
+    const r = found[i];
+    return r !== undefined && erasedAt(eventOf(r)) === undefined;
+  });
+}
+
+/** The session's `erasures` count now (0 for a session it lacks). */
+export async function erasureCount(db: Db<StoreSchema>, key: Key): Promise<number> {
+  const record = await db.transaction(['sessions'], 'readonly').objectStore('sessions').get(key);
+  return record?.erasures ?? 0;
+}
+
+/**
+ * After this device applied an erasure from the server, which moved the session's count from
+ * `from` by one: when nothing was owed before it (the mark had sent `from`), nothing is owed now;
+ * the server's own erasure is not sent back. Any other count (an erase here meanwhile) leaves it owed.
+ */
+export async function erasureApplied(db: Db<StoreSchema>, key: Key, from: number): Promise<void> {
+  const tx = db.transaction(['sessions', 'syncSessions'], 'readwrite');
+  const [record, mark] = await Promise.all([
+    tx.objectStore('sessions').get(key),
+    tx.objectStore('syncSessions').get(key),
+  ]);
+  if (
+    record &&
+    mark?.uid === record.uid &&
+    (record.erasures ?? 0) === from + 1 &&
+    (mark.syncedErasures ?? 0) === from
+  ) {
+    tx.objectStore('syncSessions').put({ ...mark, syncedErasures: from + 1 });
+  }
+  await tx.done;
+}
