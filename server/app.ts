@@ -15,7 +15,9 @@ import { validate } from '../src/core/schema.js';
 import {
   createBodySchema,
   DEFAULT_MAX_BODY_BYTES,
+  ERASURES_PARAM,
   type ErrorAnswer,
+  eraseBodySchema,
   MAX_PULL_CHANGES,
   MAX_PUSH_EVENTS,
   pushBodySchema,
@@ -158,13 +160,24 @@ export function createSyncApp(options: SyncAppOptions): Hono<Env> {
     }
   });
 
+  scoped.post('/sessions/:session/erase', async (c) => {
+    const body = await jsonBody(c);
+    if (body instanceof Response) return body;
+    const checked = checkBody(c, () => validate('erase events', eraseBodySchema, body));
+    if (checked instanceof Response) return checked;
+    const sessionId = c.req.param('session');
+    const erased = await service.erase(c.get('user'), sessionId, checked.erasures);
+    if (erased === 'not-found') return fail(c, 404, 'not-found', `session ${sessionId} does not exist`);
+    return c.json({ erased });
+  });
+
   scoped.get('/changes', async (c) => {
     const after = Number(c.req.query('after') ?? '0');
     const limit = Math.min(Number(c.req.query('limit') ?? MAX_PULL_CHANGES), MAX_PULL_CHANGES);
     if (!Number.isSafeInteger(after) || after < 0 || !Number.isSafeInteger(limit) || limit < 1) {
       return fail(c, 400, 'invalid', 'changes: after must be a cursor (an integer >= 0), limit an integer >= 1');
     }
-    return c.json(await service.pull(c.get('user'), after, limit));
+    return c.json(await service.pull(c.get('user'), after, limit, c.req.query(ERASURES_PARAM) === '1'));
   });
 
   /** Server-sent events: a `poke` with the newest cursor after each change, and one at once. */

@@ -3,7 +3,7 @@
  * beside ADK's tables, in the same database. ADK's `init()` creates or updates
  * its own tables and leaves others alone.
  */
-import { DatabaseSessionService } from '@google/adk';
+import { type Event as AdkEvent, DatabaseSessionService } from '@google/adk';
 import type { MikroORM } from '@mikro-orm/core';
 
 export interface DatabaseOptions {
@@ -16,9 +16,32 @@ export interface DatabaseOptions {
 /** A raw query on the service's connection; `?` placeholders on every driver. */
 export type Sql = (query: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
 
+/** A row of ADK's events table, as its entity maps it (the fields used here). */
+interface StoredEvent {
+  id: string;
+  appName: string;
+  userId: string;
+  sessionId: string;
+  eventData: AdkEvent;
+}
+
+/** Which of ADK's stored events to rewrite, and how (`undefined`: leave it as it is). */
+export interface EventRewrite {
+  appName: string;
+  userId: string;
+  sessionId: string;
+  ids: string[];
+  rewrite: (event: AdkEvent) => AdkEvent | undefined;
+}
+
 export interface Database {
   sessions: DatabaseSessionService;
   sql: Sql;
+  /**
+   * Rewrites events in ADK's own table in one transaction, through ADK's own mapping (its service
+   * has no call for it: an erasure is the only rewrite). Time, order and the session are unchanged.
+   */
+  rewriteEvents(change: EventRewrite): Promise<void>;
   dialect: 'postgres' | 'libsql';
   close(): Promise<void>;
 }
@@ -43,7 +66,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // WAL: one sync per commit instead of a rollback journal's several (measured: about half the time per append).
   if (!postgres) await sql('PRAGMA journal_mode=WAL');
   for (const statement of CHANGE_LOG) await sql(statement);
-  return { sessions, sql, dialect: postgres ? 'postgres' : 'libsql', close: () => orm.close() };
+  const rewriteEvents = ({ appName, userId, sessionId, ids, rewrite }: EventRewrite) =>
+    orm.em.fork().transactional(async (em) => {
+      // ADK's entity, by the name it registers; `eventData` goes through its own JSON mapping.
+      const rows = await em.find<StoredEvent>('StorageEvent', { appName, userId, sessionId, id: { $in: ids } });
+      for (const row of rows) {
+        const next = rewrite(row.eventData);
+        if (next) row.eventData = next;
+      }
+    });
+  return { sessions, sql, rewriteEvents, dialect: postgres ? 'postgres' : 'libsql', close: () => orm.close() };
 }
 
 /**

@@ -3,7 +3,7 @@
  * SyncService), which is what keeps `seq` dense and a session's `pos` gapless.
  */
 
-import type { Change, Positioned } from '../src/sync/wire.js';
+import type { Change, Erasure, Positioned } from '../src/sync/wire.js';
 import type { Event } from '../src/types.js';
 import type { Sql } from './database.js';
 
@@ -21,7 +21,7 @@ export interface Head {
 }
 
 export interface NewRow {
-  kind: 'created' | 'event' | 'deleted';
+  kind: 'created' | 'event' | 'deleted' | 'erased';
   sessionId: string;
   pos: number;
   eventId: string | null;
@@ -59,21 +59,53 @@ export class ChangeLog {
 
   /** Where each of `ids` already stands in the current incarnation. */
   async placed(
-    { appName, userId }: UserKey,
+    user: UserKey,
     sessionId: string,
     head: Head,
     ids: string[],
   ): Promise<Map<string, { pos: number; ts: number }>> {
     const found = new Map<string, { pos: number; ts: number }>();
+    for (const r of await this.eventRows(user, sessionId, head, ids, 'pos, ts')) {
+      found.set(String(r.event_id), { pos: num(r.pos), ts: num(r.ts) });
+    }
+    return found;
+  }
+
+  /** The logged copies of `ids` in the current incarnation, with their rows' `seq`. */
+  async logged(user: UserKey, sessionId: string, head: Head, ids: string[]): Promise<{ seq: number; event: Event }[]> {
+    const rows = await this.eventRows(user, sessionId, head, ids, 'seq, data');
+    return rows.map((r) => ({ seq: num(r.seq), event: JSON.parse(String(r.data)) as Event }));
+  }
+
+  /** Replaces the logged copy in the user's rows `seq` (an erasure: the row keeps its place). */
+  async rewrite({ appName, userId }: UserKey, rows: { seq: number; event: Event }[]): Promise<void> {
+    for (const { seq, event } of rows) {
+      await this.sql('UPDATE sync_changes SET data = ? WHERE app_name = ? AND user_id = ? AND seq = ?', [
+        JSON.stringify(event),
+        appName,
+        userId,
+        seq,
+      ]);
+    }
+  }
+
+  private async eventRows(
+    { appName, userId }: UserKey,
+    sessionId: string,
+    head: Head,
+    ids: string[],
+    columns: string,
+  ): Promise<Record<string, unknown>[]> {
+    const out: Record<string, unknown>[] = [];
     for (let i = 0; i < ids.length; i += 200) {
       const chunk = ids.slice(i, i + 200);
       const rows = await this.sql(
-        `SELECT event_id, pos, ts FROM sync_changes WHERE app_name = ? AND user_id = ? AND session_id = ? AND kind = 'event' AND seq > ? AND event_id IN (${chunk.map(() => '?').join(', ')})`,
+        `SELECT event_id, ${columns} FROM sync_changes WHERE app_name = ? AND user_id = ? AND session_id = ? AND kind = 'event' AND seq > ? AND event_id IN (${chunk.map(() => '?').join(', ')})`,
         [appName, userId, sessionId, head.since, ...chunk],
       );
-      for (const r of rows) found.set(String(r.event_id), { pos: num(r.pos), ts: num(r.ts) });
+      out.push(...rows);
     }
-    return found;
+    return out;
   }
 
   /** Appends `rows` with the next sequence numbers, in one statement; resolves with the last. */
@@ -98,7 +130,12 @@ export class ChangeLog {
     return seq;
   }
 
-  async changes({ appName, userId }: UserKey, after: number, limit: number): Promise<Change[]> {
+  /**
+   * The user's changes after `after`, at most `limit`. Without `erasures` (a device of a release
+   * before them), an `erased` change is a stand-in event at position 0, which such a device passes
+   * over as a repeat (see `ERASURES_PARAM` in src/sync/wire.ts).
+   */
+  async changes({ appName, userId }: UserKey, after: number, limit: number, erasures = true): Promise<Change[]> {
     const rows = await this.sql(
       'SELECT seq, kind, session_id, pos, data FROM sync_changes WHERE app_name = ? AND user_id = ? AND seq > ? ORDER BY seq LIMIT ?',
       [appName, userId, after, limit],
@@ -111,6 +148,13 @@ export class ChangeLog {
       }
       if (r.kind === 'created') {
         return { seq, type: 'created', sessionId, state: JSON.parse(String(r.data)) as Record<string, unknown> };
+      }
+      if (r.kind === 'erased') {
+        const { erasures: erased } = JSON.parse(String(r.data)) as { erasures: Erasure[] };
+        if (erasures) return { seq, type: 'erased', sessionId, erasures: erased };
+        const [first] = erased as [Erasure];
+        const event = { id: first.id, invocationId: '', author: 'user', timestamp: first.at, actions: {} };
+        return { seq, type: 'event', sessionId, pos: 0, event: event as unknown as Event };
       }
       return { seq, type: 'deleted', sessionId };
     });

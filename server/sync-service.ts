@@ -11,7 +11,8 @@
  */
 import type { Event as AdkEvent, Session as AdkSession, DatabaseSessionService } from '@google/adk';
 import { withoutTemp } from '../src/core/state.js';
-import type { Change, Placed, Positioned } from '../src/sync/wire.js';
+import { erasedForm, isErased } from '../src/sessions/erased.js';
+import type { Change, Erasure, Placed, Positioned } from '../src/sync/wire.js';
 import type { Event } from '../src/types.js';
 import type { Database } from './database.js';
 import { KeyedLock, lockKey } from './locks.js';
@@ -105,10 +106,45 @@ export class SyncService {
     );
   }
 
-  /** The user's changes after `cursor`, at most `limit`, with the shared state as it is now. */
-  async pull(user: UserKey, cursor: number, limit: number): Promise<PullResult> {
+  /**
+   * Erases the session's events `erasures` names in the server's copies (ADK's table and the log),
+   * by the rule devices erase by (`erasedForm`, each at its `at`), and logs one `erased` change for
+   * those not erased before; ids the session lacks are passed over. Resolves that count. The change
+   * is logged first: after a crash, the device's retry finds the copies unerased and does it all again.
+   */
+  erase(user: UserKey, sessionId: string, erasures: Erasure[]): Promise<number | 'not-found'> {
+    return this.sessionLocks.run(sessionLock(user, sessionId), () =>
+      this.underUser(user, async () => {
+        const head = await this.log.head(user, sessionId);
+        if (!head) return 'not-found';
+        const at = new Map(erasures.map((e) => [e.id, e.at]));
+        const erase = (event: Event) => erasedForm(event, at.get(event.id) as number);
+        const logged = await this.log.logged(user, sessionId, head, [...at.keys()]);
+        const fresh = logged.filter((r) => !isErased(r.event));
+        if (fresh.length > 0) {
+          const data = { erasures: fresh.map((r) => ({ id: r.event.id, at: at.get(r.event.id) as number })) };
+          // Where the session's head was: an erasure moves no event, and the next push stamps after it.
+          await this.record(user, [{ kind: 'erased', sessionId, pos: head.pos, eventId: null, ts: head.ts, data }]);
+          await this.log.rewrite(
+            user,
+            fresh.map((r) => ({ seq: r.seq, event: erase(r.event) })),
+          );
+        }
+        await this.database.rewriteEvents({
+          ...user,
+          sessionId,
+          ids: logged.map((r) => r.event.id),
+          rewrite: (event) => (isErased(event) ? undefined : (erase(event as Event) as unknown as AdkEvent)),
+        });
+        return fresh.length;
+      }),
+    );
+  }
+
+  /** The user's changes after `cursor`, at most `limit`, with the shared state as it is now (see `ChangeLog.changes`). */
+  async pull(user: UserKey, cursor: number, limit: number, erasures = true): Promise<PullResult> {
     await this.underUser(user, async () => {});
-    const changes = await this.log.changes(user, cursor, limit + 1);
+    const changes = await this.log.changes(user, cursor, limit + 1, erasures);
     const more = changes.length > limit;
     if (more) changes.pop();
     const shared = await this.log.sharedState(user);

@@ -168,6 +168,45 @@ export function serverApiSuite(server: () => ServerProcess): void {
       expect(JSON.stringify(await feed(TOKENS.alice, 'chat', 'alice'))).not.toContain('"s2"');
     });
 
+    it('an erasure is checked like a push: 400 for a bad body, 403 for another user, 404 for no session', async () => {
+      await call(TOKENS.alice, 'POST', path('chat', 'alice', '/sessions'), { sessionId: 'er' });
+      await call(TOKENS.alice, 'POST', path('chat', 'alice', '/sessions/er/events'), {
+        after: 0,
+        events: [event('er1', { content: { parts: [{ text: 'to be erased' }] } })],
+      });
+      const erase = (token: string, user: string, session: string, body: unknown) =>
+        call(token, 'POST', path('chat', user, `/sessions/${session}/erase`), body);
+      expect((await erase(TOKENS.alice, 'alice', 'er', { erasures: [] })).status).toBe(400);
+      const noAt = await erase(TOKENS.alice, 'alice', 'er', { erasures: [{ id: 'er1' }] });
+      expect(noAt.status).toBe(400);
+      expect(noAt.body.message).toMatch(/erasures\[0\]\.at/);
+      expect((await erase(TOKENS.bob, 'alice', 'er', { erasures: [{ id: 'er1', at: 1 }] })).status).toBe(403);
+      expect((await erase(TOKENS.alice, 'alice', 'none', { erasures: [{ id: 'er1', at: 1 }] })).status).toBe(404);
+      expect(JSON.stringify(await feed(TOKENS.alice, 'chat', 'alice'))).toContain('to be erased');
+      // Ids the session lacks are passed over; the event it has is erased once.
+      const both = [
+        { id: 'er1', at: 7 },
+        { id: 'not-there', at: 7 },
+      ];
+      expect(await erase(TOKENS.alice, 'alice', 'er', { erasures: both })).toEqual({
+        status: 200,
+        body: { erased: 1 },
+      });
+      expect(await erase(TOKENS.alice, 'alice', 'er', { erasures: both })).toEqual({
+        status: 200,
+        body: { erased: 0 },
+      });
+      const { changes } = await feed(TOKENS.alice, 'chat', 'alice');
+      expect(JSON.stringify(changes)).not.toContain('to be erased');
+      // Asked without `erasures=1`, as a device of an earlier release pulls: a stand-in at position 0.
+      expect(changes.filter((c) => c.type === 'erased')).toHaveLength(0);
+      const erasedChanges = (await call(TOKENS.alice, 'GET', path('chat', 'alice', '/changes?after=0&erasures=1')))
+        .body as { changes: { type: string }[] };
+      expect(erasedChanges.changes.filter((c) => c.type === 'erased')).toEqual([
+        expect.objectContaining({ sessionId: 'er', erasures: [{ id: 'er1', at: 7 }] }),
+      ]);
+    });
+
     it('stamps each event strictly after the session head, whatever the device clock says', async () => {
       await call(TOKENS.alice, 'POST', path('chat', 'alice', '/sessions'), { sessionId: 'clock' });
       const answer = await call(TOKENS.alice, 'POST', path('chat', 'alice', '/sessions/clock/events'), {

@@ -1,0 +1,182 @@
+/**
+ * Erasures across devices: an event erased on one device after the server has it leaves the
+ * server's copies (ADK's own events table and the change log) and every other device's, search
+ * included; an erase survives going offline and a reload; a push answered late does not bring
+ * erased content back; devices of a release before erasures keep syncing. Against the server in
+ * this process (its ADK service and SQL are read directly), on libsql and on Postgres.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type RunningSyncServer, startSyncServer } from '../../../server/index.js';
+import { type Event, isErased } from '../../../src/index.js';
+import { type Device, device, say, turn } from '../../sync/devices.js';
+import { faultyNetwork } from '../../sync/faults.js';
+import { type Postgres, postgresBin, startPostgres } from '../../sync/postgres.js';
+
+vi.setConfig({ testTimeout: 60_000 });
+
+const user = { appName: 'chat', userId: 'alice' };
+const SECRET = 'my card number is 4111';
+const bin = postgresBin();
+// Postgres is required in CI (test/node/sync/postgres.test.ts fails without it); here it is one more driver.
+const drivers = bin ? (['libsql', 'postgres'] as const) : (['libsql'] as const);
+
+describe.each(drivers)('erasures synced, on %s', (driver) => {
+  let server: RunningSyncServer;
+  let postgres: Postgres | undefined;
+  let dir: string;
+  const open: Device[] = [];
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sync-erasures-'));
+    postgres = driver === 'postgres' ? await startPostgres(bin as string) : undefined;
+    server = await startSyncServer({
+      ...(postgres ? { url: postgres.url } : { file: join(dir, 'sync.db') }),
+      port: 0,
+      authenticate: (token) => (token === 't' ? { userId: 'alice', appName: 'chat' } : undefined),
+    });
+  }, 120_000);
+  afterAll(async () => {
+    for (const d of open) await d.close();
+    await server?.close();
+    postgres?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const alice = (options: Parameters<typeof device>[2] = {}): Device => {
+    const d = device(server.url, 't', options);
+    open.push(d);
+    return d;
+  };
+  const synced = async (...devices: Device[]) => {
+    for (const d of devices) expect((await d.sync.syncNow()).lastError).toBeNull();
+  };
+  /** Everything the server holds, as text: ADK's events table and the change log. */
+  const serverText = async () => {
+    const sql = server.service.database.sql;
+    return JSON.stringify([await sql('SELECT event_data FROM events'), await sql('SELECT data FROM sync_changes')]);
+  };
+  /** A session of three events on `a`, synced, the middle one saying `SECRET`; resolves its id. */
+  const written = async (a: Device, sessionId: string): Promise<string> => {
+    const session = await a.store.createSession({ ...user, sessionId });
+    const secret = turn(SECRET, `${sessionId}-2`);
+    await a.store.appendEvents({
+      session,
+      events: [turn('hello', `${sessionId}-1`), secret, turn('thanks', `${sessionId}-3`)],
+    });
+    await synced(a);
+    return secret.id;
+  };
+  const eventsOf = async (d: Device, sessionId: string) =>
+    (await d.store.getSession({ ...user, sessionId }))?.events ?? [];
+
+  it('an erase on one device leaves ADK’s table, the change log and the other devices, search included', async () => {
+    const [a, b] = [alice(), alice()];
+    const id = await written(a, 'erased-after-sync');
+    await synced(b);
+    expect(JSON.stringify(await eventsOf(b, 'erased-after-sync'))).toContain(SECRET);
+    expect((await b.store.searchEvents({ ...user, query: 'card number' })).hits).toHaveLength(1);
+
+    await a.store.erase({ ...user, sessionId: 'erased-after-sync', eventIds: [id] });
+    await synced(a, b);
+    expect(await serverText()).not.toContain(SECRET);
+    const adk = await server.service.sessions.getSession({ ...user, sessionId: 'erased-after-sync' });
+    expect(adk?.events.map((e) => isErased(e as unknown as Event))).toEqual([false, true, false]);
+    const mine = await eventsOf(a, 'erased-after-sync');
+    // The same erased event everywhere, down to the time of its mark.
+    expect(await eventsOf(b, 'erased-after-sync')).toEqual(mine);
+    expect((await b.store.searchEvents({ ...user, query: 'card number' })).hits).toEqual([]);
+    const c = alice();
+    await synced(c);
+    expect(await eventsOf(c, 'erased-after-sync')).toEqual(mine);
+    for (const d of [a, b]) expect(d.sync.status().pending).toBe(0);
+  });
+
+  it('an erase made offline is kept through a reload and reaches the server when back online', async () => {
+    const net = faultyNetwork();
+    const a = alice({ fetch: net.fetch });
+    const id = await written(a, 'erased-offline');
+    net.offline();
+    await a.store.erase({ ...user, sessionId: 'erased-offline', eventIds: [id] });
+    expect(await a.sync.syncNow()).toMatchObject({ phase: 'offline', pending: 1, sessions: { 'erased-offline': 1 } });
+    await a.reload();
+    net.online();
+    await synced(a);
+    expect(a.sync.status().pending).toBe(0);
+    expect(await serverText()).not.toContain(SECRET);
+  });
+
+  it('an event erased while its push’s answer was lost stays erased, here and on the server', async () => {
+    const net = faultyNetwork();
+    const a = alice({ fetch: net.fetch });
+    const session = await a.store.createSession({ ...user, sessionId: 'answer-lost' });
+    await synced(a);
+    const secret = turn(SECRET, 'al-1');
+    await a.store.appendEvent({ session, event: secret });
+    net.next('drop-answer', { method: 'POST', path: /\/events$/ });
+    expect((await a.sync.syncNow()).lastError?.kind).toBe('network');
+    // The server has it; this device does not know yet, and erases it as its own pending event.
+    await a.store.erase({ ...user, sessionId: 'answer-lost', eventIds: [secret.id] });
+    await synced(a);
+    expect((await eventsOf(a, 'answer-lost')).map(isErased)).toEqual([true]);
+    expect(await serverText()).not.toContain(SECRET);
+  });
+
+  it('…and when another device pushed after it, so the event comes back in a conflict', async () => {
+    const net = faultyNetwork();
+    const [a, b] = [alice({ fetch: net.fetch }), alice()];
+    const session = await a.store.createSession({ ...user, sessionId: 'answer-lost-409' });
+    await synced(a, b);
+    const secret = turn(SECRET, 'al-2');
+    await a.store.appendEvent({ session, event: secret });
+    net.next('drop-answer', { method: 'POST', path: /\/events$/ });
+    expect((await a.sync.syncNow()).lastError?.kind).toBe('network');
+    await say(b.store, 'answer-lost-409', 'from b');
+    await synced(b);
+    await a.store.erase({ ...user, sessionId: 'answer-lost-409', eventIds: [secret.id] });
+    await synced(a, b);
+    for (const d of [a, b]) {
+      expect(
+        (await eventsOf(d, 'answer-lost-409')).map((e) => (isErased(e) ? 'erased' : e.content?.parts?.[0]?.text)),
+      ).toEqual(['erased', 'from b']);
+    }
+    expect(await serverText()).not.toContain(SECRET);
+  });
+
+  it('an erasure sent twice (its answer lost) is logged once; erasing again changes nothing', async () => {
+    const net = faultyNetwork();
+    const [a, b] = [alice({ fetch: net.fetch }), alice()];
+    const id = await written(a, 'erased-twice');
+    await synced(b);
+    await a.store.erase({ ...user, sessionId: 'erased-twice', eventIds: [id] });
+    net.next('drop-answer', { method: 'POST', path: /\/erase$/ });
+    expect((await a.sync.syncNow()).lastError?.kind).toBe('network');
+    await synced(a, b);
+    const logged = await server.service.database.sql(
+      "SELECT seq FROM sync_changes WHERE kind = 'erased' AND session_id = ?",
+      ['erased-twice'],
+    );
+    expect(logged).toHaveLength(1);
+    // Sent twice (the lost answer's request and its retry); b applied it and sends nothing back.
+    const before = await server.service.cursor(user);
+    await synced(a, b);
+    expect(await server.service.cursor(user)).toBe(before);
+    expect(net.calls.filter((c) => c.endsWith('/erase'))).toHaveLength(2);
+  });
+
+  it('a device of a release before erasures passes over them and goes on syncing; its copy keeps the content', async () => {
+    const a = alice();
+    // Its pulls do not ask for erasures, as an older release's do not.
+    const old = alice({
+      fetch: (input, init) => fetch(String(input).replace(/&erasures=1$/, ''), init),
+    });
+    const id = await written(a, 'older-device');
+    await synced(old);
+    await a.store.erase({ ...user, sessionId: 'older-device', eventIds: [id] });
+    await synced(a, old);
+    await say(a.store, 'older-device', 'after the erase');
+    await synced(a, old);
+    const texts = (await eventsOf(old, 'older-device')).map((e) => e.content?.parts?.[0]?.text);
+    expect(texts).toEqual(['hello', SECRET, 'thanks', 'after the erase']);
+  });
+});
