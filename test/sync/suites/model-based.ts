@@ -1,14 +1,15 @@
 /**
- * Model-based random test of sync: devices append, create, reload and sync
+ * Model-based random test of sync: devices append, create, erase, reload and sync
  * through a faulty network in random order against one real server; the
  * authority is every append a device acknowledged. After a final fault-free
  * round on every device: no acknowledged event is lost or duplicated, every
  * device holds each session in the server's order (as a fresh device pulls it)
- * with the same state, and no invocation's events are split.
+ * with the same state, no invocation's events are split, and every event erased
+ * on any device is erased on all of them, the same way.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Session } from '../../../src/index.js';
+import { type Event, isErased, type Session } from '../../../src/index.js';
 import { type Device, device, turn } from '../devices.js';
 import { type Fault, type FaultyNetwork, faultyNetwork } from '../faults.js';
 import { type ServerProcess, TOKENS } from '../server-process.js';
@@ -30,7 +31,8 @@ export function modelSuite(server: () => ServerProcess): void {
   type Step =
     | { kind: 'append'; device: number; session: string; events: number }
     | { kind: 'sync'; device: number; fault: Fault | 'none'; method: 'GET' | 'POST' }
-    | { kind: 'reload'; device: number };
+    | { kind: 'reload'; device: number }
+    | { kind: 'erase'; device: number; session: string; pick: number };
 
   const stepArb: fc.Arbitrary<Step> = fc.oneof(
     {
@@ -52,7 +54,18 @@ export function modelSuite(server: () => ServerProcess): void {
       weight: 4,
     },
     { arbitrary: fc.record({ kind: fc.constant('reload' as const), device: fc.nat(DEVICES - 1) }), weight: 1 },
+    {
+      arbitrary: fc.record({
+        kind: fc.constant('erase' as const),
+        device: fc.nat(DEVICES - 1),
+        session: fc.constantFrom(...SESSIONS),
+        pick: fc.nat(20),
+      }),
+      weight: 1,
+    },
   );
+  /** What a user sees of an event: its words, or that it was erased and when. */
+  const seen = (e: Event) => (isErased(e) ? `erased ${JSON.stringify(e.customMetadata)}` : e.content?.parts?.[0]?.text);
 
   let runs = 0;
 
@@ -67,6 +80,7 @@ export function modelSuite(server: () => ServerProcess): void {
       devices.push(device(server().url, TOKENS.model, { ...who, fetch: net.fetch }));
     }
     const acknowledged = new Map<string, string[]>();
+    const erased = new Set<string>();
     try {
       for (const step of steps) {
         const d = devices[step.device] as Device;
@@ -84,6 +98,14 @@ export function modelSuite(server: () => ServerProcess): void {
             });
             await d.store.appendEvent({ session, event });
             acknowledged.set(step.session, [...(acknowledged.get(step.session) ?? []), event.id]);
+          }
+        } else if (step.kind === 'erase') {
+          const key = { ...who, sessionId: step.session };
+          const events = (await d.store.getSession(key))?.events ?? [];
+          const picked = events[step.pick % Math.max(events.length, 1)];
+          if (picked) {
+            await d.store.erase({ ...key, eventIds: [picked.id] });
+            erased.add(picked.id);
           }
         } else if (step.kind === 'sync') {
           if (step.fault !== 'none') (nets[step.device] as FaultyNetwork).next(step.fault, { method: step.method });
@@ -113,9 +135,11 @@ export function modelSuite(server: () => ServerProcess): void {
         expect(new Set(order).size).toBe(order.length);
         expect([...order].sort()).toEqual([...acked].sort());
         expectWholeInvocations(truth);
+        for (const e of truth.events) expect(isErased(e)).toBe(erased.has(e.id));
         for (const d of devices) {
           const mine = await d.store.getSession({ ...who, sessionId });
           expect(mine?.events.map((e) => e.id)).toEqual(order);
+          expect(mine?.events.map(seen)).toEqual(truth.events.map(seen));
           expect(mine?.state).toEqual(truth.state);
           expect(d.sync.status().pending).toBe(0);
         }
@@ -139,7 +163,7 @@ export function modelSuite(server: () => ServerProcess): void {
   }
 
   describe('sync, model-based', () => {
-    it('converges on the server order with nothing acknowledged lost or duplicated', async () => {
+    it('converges on the server order with nothing acknowledged lost or duplicated, every erase everywhere', async () => {
       await fc.assert(
         fc.asyncProperty(fc.array(stepArb, { minLength: 4, maxLength: 14 }), (steps) => play(steps)),
         { numRuns: 15, endOnFailure: true },
