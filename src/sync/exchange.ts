@@ -135,7 +135,12 @@ export class Exchange {
     const owed = await this.host.transact((db) => erasuresToSend(db, key));
     if (!owed) return;
     for (let i = 0; i < owed.erasures.length; i += MAX_PUSH_EVENTS) {
-      if ((await this.transport.erase(sessionId, owed.erasures.slice(i, i + MAX_PUSH_EVENTS))) === 'missing') break;
+      const answer = await this.transport.erase(sessionId, owed.erasures.slice(i, i + MAX_PUSH_EVENTS));
+      if (answer === 'missing') break;
+      if (answer === 'unsupported') {
+        const why = `the sync server does not take erasures (an earlier release): events of session ${sessionId} erased here keep their content there`;
+        throw new SessionRefused(sessionId, why, 404);
+      }
     }
     await this.host.transact((db) => erasuresSent(db, key, owed.uid, owed.count));
   }

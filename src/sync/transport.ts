@@ -118,20 +118,14 @@ export class SyncTransport {
   }
 
   /**
-   * Erases the session's `erasures` in the server's copies; resolves how many it had not erased.
-   * A server that predates erasures (no such route) refuses the session in words.
+   * Erases the session's `erasures` in the server's copies; resolves how many it had not erased,
+   * `missing` when the session is not there, `unsupported` from a server that predates erasures.
    */
-  async erase(sessionId: string, erasures: Erasure[]): Promise<number | 'missing'> {
+  async erase(sessionId: string, erasures: Erasure[]): Promise<number | 'missing' | 'unsupported'> {
     const path = `/sessions/${encodeURIComponent(sessionId)}/erase`;
     const { status, body } = await this.call('POST', path, { erasures }, [200, 404], [404]);
-    if (status === 404) {
-      if ((body as Partial<ErrorAnswer> | undefined)?.error === 'not-found') return 'missing';
-      throw new SyncError(
-        `the sync server does not take erasures (an older release): events erased here keep their content there`,
-        'refused',
-        404,
-      );
-    }
+    if (status === 404)
+      return (body as Partial<ErrorAnswer> | undefined)?.error === 'not-found' ? 'missing' : 'unsupported';
     return validate('sync erase answer', eraseAnswerSchema, body).erased;
   }
 

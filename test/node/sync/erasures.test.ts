@@ -179,4 +179,26 @@ describe.each(drivers)('erasures synced, on %s', (driver) => {
     const texts = (await eventsOf(old, 'older-device')).map((e) => e.content?.parts?.[0]?.text);
     expect(texts).toEqual(['hello', SECRET, 'thanks', 'after the erase']);
   });
+
+  it('a server of a release before erasures: the session is named in `refused`, and everything else syncs', async () => {
+    const a = alice({
+      // Such a server has no erase route: its framework answers 404 with a page of its own.
+      fetch: (input, init) =>
+        String(input).endsWith('/erase')
+          ? Promise.resolve(new Response('404 Not Found', { status: 404 }))
+          : fetch(input, init),
+    });
+    const id = await written(a, 'older-server');
+    await a.store.erase({ ...user, sessionId: 'older-server', eventIds: [id] });
+    await say(a.store, 'older-server', 'still synced');
+    const status = await a.sync.syncNow();
+    expect(status.lastError).toBeNull();
+    expect(status.refused['older-server']).toMatchObject({
+      status: 404,
+      message: expect.stringMatching(/does not take erasures/),
+    });
+    expect(status.pending).toBe(1);
+    const adk = await server.service.sessions.getSession({ ...user, sessionId: 'older-server' });
+    expect(adk?.events.map((e) => e.content?.parts?.[0]?.text).at(-1)).toBe('still synced');
+  });
 });
