@@ -7,7 +7,7 @@ import type { Base64Form } from '../core/base64.js';
 import { hasLoneSurrogate } from '../core/ids.js';
 import { checkJson, isPlainObject } from '../core/json.js';
 import { MAX_FILENAME_LENGTH, MAX_METADATA_SIZE } from '../core/limits.js';
-import { sessionKeySchema } from '../core/schema.js';
+import { atMostUnits, sessionKeySchema } from '../core/schema.js';
 import { fieldsProblem } from './part.js';
 
 /** Longest accepted `fileUri` of a reference, or MIME type. */
@@ -87,8 +87,7 @@ const metadata = z.custom<Record<string, unknown>>(isPlainObject, 'must be a pla
 
 const blob = z.custom<Blob>((v) => typeof Blob !== 'undefined' && v instanceof Blob, 'must be a Blob or File');
 
-const displayName = () =>
-  opt(z.string().check(z.maxLength(MAX_FILENAME_LENGTH, `must be at most ${MAX_FILENAME_LENGTH} characters`)));
+const displayName = () => opt(z.string().check(atMostUnits(MAX_FILENAME_LENGTH)));
 const fileUri = () =>
   z
     .string()

@@ -20,10 +20,17 @@ import { hasLoneSurrogate } from './ids.js';
 import { type CheckJsonOptions, checkJson, EVENT_JSON, formatPath, isPlainObject, type JsonProblem } from './json.js';
 import { MAX_ID_LENGTH, MAX_RECORD_SIZE } from './limits.js';
 
+/**
+ * At most `max` UTF-16 code units, as the limits say (core/limits.ts). Not zod's `maxLength`, which
+ * counts a string's code points: an id of 1,024 emoji is 2,048 units.
+ */
+export const atMostUnits = (max: number) =>
+  z.refine<string>((s) => s.length <= max, `must be at most ${max} characters`);
+
 /** An event id (or a database name; memory refers to events by it): non-empty, at most MAX_ID_LENGTH, trimmed. */
 export const eventIdSchema = z.string().check(
   z.minLength(1, 'must not be empty'),
-  z.maxLength(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`),
+  atMostUnits(MAX_ID_LENGTH),
   z.refine((s) => s.trim() === s, 'must not have surrounding whitespace'),
 );
 

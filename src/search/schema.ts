@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { MAX_QUERY_LENGTH, MAX_SEARCH_LIMIT, MAX_SEARCH_OFFSET } from '../core/limits.js';
-import { sessionKeySchema } from '../core/schema.js';
+import { atMostUnits, sessionKeySchema } from '../core/schema.js';
 import type { Snippet } from '../core/text/match.js';
 
 const { appName, userId, sessionId } = sessionKeySchema.shape;
@@ -17,7 +17,7 @@ export const searchEventsRequestSchema = z.object({
   appName,
   userId,
   query: z.string().check(
-    z.maxLength(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`),
+    atMostUnits(MAX_QUERY_LENGTH),
     z.refine((q) => q.trim().length > 0, 'must not be empty'),
   ),
   sessionId: z.optional(sessionId),

@@ -9,6 +9,9 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isWellFormedId } from '../../src/core/ids.js';
+import { MAX_ID_LENGTH } from '../../src/core/limits.js';
+import { idSchema } from '../../src/core/schema.js';
 import { exposeEngine } from '../../src/host/expose.js';
 import { StoreEngine } from '../../src/host/store-engine.js';
 import { connectSessionStore, IndexedDbSessionService, InvalidInputError, importSessions } from '../../src/index.js';
@@ -118,4 +121,22 @@ describe.each(stores)('ids with a lone surrogate, %s', (_, open) => {
     expect((await store.memory.searchMemory({ ...key, query: 'hello' })).memories).toHaveLength(1);
     expect(await store.artifacts.saveArtifact({ ...key, filename: 'f\uD83D\uDE00', artifact: { text: 'x' } })).toBe(0);
   });
+});
+
+// The page's first reads check ids without zod (`isWellFormedId`); a drift from the boundary's schema
+// would read in the page what the worker refuses, or the reverse.
+it('the zod-free check accepts exactly what the boundary’s id schema accepts', () => {
+  const edges = fc.constantFrom('', ' ', '\t', '\u00A0', '\uFEFF', '\u2028', '\uD800', '\uDC00', '\uD83D\uDE00', 'a');
+  const id = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 8 }),
+    fc.array(edges, { maxLength: 6 }).map((parts) => parts.join('')),
+    fc.tuple(edges, fc.nat(4), edges).map(([a, n, b]) => `${a}${'x'.repeat(MAX_ID_LENGTH - 1 + n)}${b}`),
+  );
+  fc.assert(
+    fc.property(id, (value) => {
+      expect(isWellFormedId(value), JSON.stringify(value)).toBe(idSchema.safeParse(value).success);
+    }),
+    { numRuns: 2000 },
+  );
+  for (const value of [undefined, null, 7, {}, ['a']]) expect(isWellFormedId(value)).toBe(false);
 });
