@@ -119,7 +119,10 @@ export async function commitCreates(
       eventCount: 0,
     };
     writeSessionState(state, record, o.state.session);
-    writeInitialState(state, initialKey(o.appName, o.userId, o.id), o.state.session);
+    // No record for an empty one: none is left by an earlier session of the id (a delete removes it).
+    if (Object.keys(o.state.session).length > 0) {
+      writeInitialState(state, initialKey(o.appName, o.userId, o.id), o.state.session);
+    }
     sessions.add(record);
     return { value: { record, state: o.state.session, app, user } };
   });
