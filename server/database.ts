@@ -5,6 +5,7 @@
  */
 import { type Event as AdkEvent, DatabaseSessionService } from '@google/adk';
 import type { MikroORM } from '@mikro-orm/core';
+import { appendToAdk } from './adk-tables.js';
 
 export interface DatabaseOptions {
   /** `postgres://...`: Postgres. Otherwise `file` (libsql, embedded). */
@@ -25,11 +26,14 @@ interface StoredEvent {
   eventData: AdkEvent;
 }
 
-/** Which of ADK's stored events to rewrite, and how (`undefined`: leave it as it is). */
-export interface EventRewrite {
+export interface SessionKey {
   appName: string;
   userId: string;
   sessionId: string;
+}
+
+/** Which of ADK's stored events to rewrite, and how (`undefined`: leave it as it is). */
+export interface EventRewrite extends SessionKey {
   ids: string[];
   rewrite: (event: AdkEvent) => AdkEvent | undefined;
 }
@@ -42,6 +46,13 @@ export interface Database {
    * has no call for it: an erasure is the only rewrite). Time, order and the session are unchanged.
    */
   rewriteEvents(change: EventRewrite): Promise<void>;
+  /**
+   * Appends `events` (non-partial, timestamps above the session's) to a session of ADK's tables in
+   * one transaction: what ADK's `appendEvent` writes for each in turn (the event row, its state
+   * delta in the session's, user's and app's state, `temp:` keys left out, the session's update
+   * time), in one commit instead of one per event.
+   */
+  appendEvents(key: SessionKey, events: AdkEvent[]): Promise<void>;
   dialect: 'postgres' | 'libsql';
   close(): Promise<void>;
 }
@@ -75,7 +86,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         if (next) row.eventData = next;
       }
     });
-  return { sessions, sql, rewriteEvents, dialect: postgres ? 'postgres' : 'libsql', close: () => orm.close() };
+  const appendEvents = (key: SessionKey, events: AdkEvent[]) =>
+    orm.em.fork().transactional((em) => appendToAdk(em, key, events));
+  return {
+    sessions,
+    sql,
+    rewriteEvents,
+    appendEvents,
+    dialect: postgres ? 'postgres' : 'libsql',
+    close: () => orm.close(),
+  };
 }
 
 /**

@@ -9,7 +9,7 @@
  * change-log write, so sequence numbers are handed out and committed in order.
  * Session lock first, then user lock.
  */
-import type { Event as AdkEvent, Session as AdkSession, DatabaseSessionService } from '@google/adk';
+import type { Event as AdkEvent, DatabaseSessionService } from '@google/adk';
 import { withoutTemp } from '../src/core/state.js';
 import { erasedForm, isErased } from '../src/sessions/erased.js';
 import type { Change, Erasure, Placed, Positioned } from '../src/sync/wire.js';
@@ -267,28 +267,21 @@ export class SyncService {
       });
   }
 
-  /** Writes `events` to ADK one by one, each stamped strictly after its predecessor. */
+  /** Writes `events` to ADK's tables in one transaction, each stamped strictly after its predecessor. */
   private async appendToAdk(user: UserKey, sessionId: string, head: Head, events: Event[]): Promise<NewRow[]> {
-    // ADK reloads a session object older than storage; one dated in the future never is, and needs no history.
-    const target = {
-      ...user,
-      id: sessionId,
-      state: {},
-      events: [],
-      lastUpdateTime: Number.MAX_SAFE_INTEGER,
-    } as unknown as AdkSession;
     let ts = head.ts;
     let pos = head.pos;
     const rows: NewRow[] = [];
+    const forAdk: AdkEvent[] = [];
     for (const event of events) {
       ts = Math.max(Date.now(), ts + 1);
       pos += 1;
       const stamped = { ...event, timestamp: ts };
       // ADK's events table needs an invocation id; the devices keep the event as they sent it.
-      const forAdk = { ...stamped, invocationId: stamped.invocationId ?? '' };
-      await this.sessions.appendEvent({ session: target, event: forAdk as unknown as AdkEvent });
+      forAdk.push({ ...stamped, invocationId: stamped.invocationId ?? '' } as unknown as AdkEvent);
       rows.push({ kind: 'event', sessionId, pos, eventId: event.id, ts, data: stamped });
     }
+    if (forAdk.length > 0) await this.database.appendEvents({ ...user, sessionId }, forAdk);
     return rows;
   }
 

@@ -1,0 +1,64 @@
+/**
+ * Writing ADK's own tables through its own entities (`@google/adk`'s MikroORM schema, by the
+ * names it registers), where its `DatabaseSessionService` has no call for what the server needs:
+ * many events in one transaction. The rows are the ones ADK's `appendEvent` writes, so ADK's
+ * readers (`getSession`, `listSessions`, a Runner, ADK's own tools) cannot tell the difference
+ * (test/node/sync/bulk-append.test.ts compares them on both drivers).
+ */
+import type { Event as AdkEvent } from '@google/adk';
+import { type EntityManager, LockMode } from '@mikro-orm/core';
+import { setOwn } from '../src/core/json.js';
+import { withoutTemp } from '../src/core/state.js';
+import type { SessionKey } from './database.js';
+
+/** The columns of ADK's entities that are written here. */
+interface StoredSession {
+  state: Record<string, unknown>;
+  updateTime: Date;
+}
+interface StoredState {
+  state: Record<string, unknown>;
+}
+
+const APP = 'app:';
+const USER = 'user:';
+
+/** ADK's `appendEvent` for each of `events` in turn, as one transaction on `em`. */
+export async function appendToAdk(em: EntityManager, { appName, userId, sessionId }: SessionKey, events: AdkEvent[]) {
+  const session = await em.findOne<StoredSession>('StorageSession', { appName, userId, id: sessionId } as never, {
+    lockMode: LockMode.PESSIMISTIC_WRITE,
+  });
+  if (!session) throw new Error(`Session ${sessionId} not found for appendEvent`);
+  const app =
+    (await em.findOne<StoredState>('StorageAppState', { appName } as never)) ??
+    em.create<StoredState>('StorageAppState', { appName, state: {}, updateTime: new Date() } as never);
+  const user =
+    (await em.findOne<StoredState>('StorageUserState', { appName, userId } as never)) ??
+    em.create<StoredState>('StorageUserState', { appName, userId, state: {} } as never);
+  // New objects, as ADK's writes make: MikroORM sees a JSON column change by its value.
+  const scopes = { app: { ...app.state }, user: { ...user.state }, session: { ...session.state } };
+  const changed = new Set<keyof typeof scopes>();
+  for (const event of events) {
+    const delta = withoutTemp(event.actions?.stateDelta ?? {});
+    const trimmed = event.actions?.stateDelta ? { ...event, actions: { ...event.actions, stateDelta: delta } } : event;
+    for (const [key, value] of Object.entries(delta)) {
+      const scope = key.startsWith(APP) ? 'app' : key.startsWith(USER) ? 'user' : 'session';
+      setOwn(scopes[scope], scope === 'session' ? key : key.slice(scope.length + 1), value);
+      changed.add(scope);
+    }
+    em.create('StorageEvent', {
+      id: trimmed.id,
+      appName,
+      userId,
+      sessionId,
+      invocationId: trimmed.invocationId,
+      timestamp: new Date(trimmed.timestamp),
+      eventData: trimmed,
+    } as never);
+  }
+  if (changed.has('app')) app.state = scopes.app;
+  if (changed.has('user')) user.state = scopes.user;
+  if (changed.has('session')) session.state = scopes.session;
+  const last = events.at(-1);
+  if (last) session.updateTime = new Date(last.timestamp);
+}

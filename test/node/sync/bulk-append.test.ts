@@ -1,0 +1,107 @@
+/**
+ * The sync server writes a push into ADK's tables in one transaction (server/adk-tables.ts), not
+ * by ADK's `appendEvent` once per event. Differential, on random sequences: the same batches
+ * written both ways into ADK's `DatabaseSessionService` read back the same through ADK's own
+ * readers (`getSession`, whole and windowed; `listSessions`), field by field, on libsql and Postgres.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Event as AdkEvent, Session as AdkSession } from '@google/adk';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type Database, openDatabase } from '../../../server/database.js';
+import { type Postgres, postgresBin, startPostgres } from '../../sync/postgres.js';
+
+vi.setConfig({ testTimeout: 120_000 });
+
+const bin = postgresBin();
+const drivers = bin ? (['libsql', 'postgres'] as const) : (['libsql'] as const);
+
+const key = fc.constantFrom('step', 'plan', 'app:theme', 'app:count', 'user:name', 'user:seen', 'temp:scratch');
+const value = fc.oneof(fc.integer(), fc.string({ maxLength: 6 }), fc.constant(null), fc.record({ n: fc.nat(9) }));
+const eventArb = fc.record({
+  text: fc.string({ maxLength: 12 }),
+  author: fc.constantFrom('user', 'model'),
+  delta: fc.option(fc.dictionary(key, value, { maxKeys: 3 }), { nil: undefined }),
+});
+/** Batches as pushes bring them: 1-6 pushes of 1-8 events. */
+const batchesArb = fc.array(fc.array(eventArb, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 6 });
+const initialArb = fc.dictionary(fc.constantFrom('topic', 'step', 'app:theme', 'user:name'), value, { maxKeys: 3 });
+
+describe.each(drivers)('bulk appends into ADK’s tables read as ADK’s own, on %s', (driver) => {
+  let database: Database;
+  let postgres: Postgres | undefined;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bulk-append-'));
+    postgres = driver === 'postgres' ? await startPostgres(bin as string) : undefined;
+    database = await openDatabase(postgres ? { url: postgres.url } : { file: join(dir, 'adk.db') });
+  }, 120_000);
+  afterAll(async () => {
+    await database?.close();
+    postgres?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  let runs = 0;
+  it('getSession, its windows and listSessions match ADK’s appendEvent on random pushes', async () => {
+    await fc.assert(
+      fc.asyncProperty(initialArb, batchesArb, async (initial, batches) => {
+        runs += 1;
+        const keys = (['one-by-one', 'bulk'] as const).map((way) => ({
+          appName: `${way}-${runs}`,
+          userId: 'ada',
+          sessionId: 's',
+        }));
+        let t = Date.now();
+        let n = 0;
+        const pushes = batches.map((batch) =>
+          batch.map((e) => {
+            n += 1;
+            t += 1 + (n % 3);
+            return {
+              id: `e${n}`,
+              invocationId: `inv${Math.ceil(n / 3)}`,
+              author: e.author,
+              timestamp: t,
+              content: { role: e.author, parts: [{ text: e.text }] },
+              actions: { stateDelta: e.delta ?? {}, artifactDelta: {}, requestedAuthConfigs: {} },
+            } as unknown as AdkEvent;
+          }),
+        );
+        for (const k of keys) await database.sessions.createSession({ ...k, state: structuredClone(initial) });
+        const [slow, fast] = keys as [(typeof keys)[0], (typeof keys)[0]];
+        // As the server wrote pushes before: ADK's appendEvent on a session object that is never stale.
+        const target = { ...slow, id: slow.sessionId, state: {}, events: [], lastUpdateTime: Number.MAX_SAFE_INTEGER };
+        for (const push of pushes) {
+          for (const event of push) {
+            await database.sessions.appendEvent({
+              session: target as unknown as AdkSession,
+              event: structuredClone(event),
+            });
+          }
+          await database.appendEvents(fast, structuredClone(push));
+        }
+        const read = async (k: typeof slow, config?: { numRecentEvents?: number; afterTimestamp?: number }) => {
+          const s = await database.sessions.getSession({ ...k, ...(config ? { config } : {}) });
+          return s && { events: s.events, state: s.state, lastUpdateTime: s.lastUpdateTime };
+        };
+        const times = pushes.flat().map((e) => e.timestamp);
+        for (const config of [
+          undefined,
+          { numRecentEvents: 3 },
+          { afterTimestamp: times[Math.floor(times.length / 2)] },
+        ]) {
+          expect(await read(fast, config)).toEqual(await read(slow, config));
+        }
+        const listed = async (k: typeof slow) => {
+          const [s] = (await database.sessions.listSessions({ appName: k.appName, userId: k.userId })).sessions;
+          return s && { state: s.state, lastUpdateTime: s.lastUpdateTime };
+        };
+        expect(await listed(fast)).toEqual(await listed(slow));
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
