@@ -89,10 +89,9 @@ export class Exchange {
       }
       if (await refusable(record.id, refused, () => this.pushSession(record.id, limits))) conflicted = true;
     }
-    // After the events: an erasure names events the server holds.
-    for (const sessionId of scan.erasures) {
-      if (!Object.hasOwn(refused, sessionId)) await refusable(sessionId, refused, () => this.pushErasures(sessionId));
-    }
+    // After the events, and even for a session whose events were refused: an erasure names only
+    // events the server holds, and what they said must leave it.
+    for (const sessionId of scan.erasures) await refusable(sessionId, refused, () => this.pushErasures(sessionId));
     return { conflicted, deferred };
   }
 

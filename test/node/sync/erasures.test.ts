@@ -34,6 +34,7 @@ describe.each(drivers)('erasures synced, on %s', (driver) => {
     server = await startSyncServer({
       ...(postgres ? { url: postgres.url } : { file: join(dir, 'sync.db') }),
       port: 0,
+      maxBodyBytes: 64 * 1024,
       authenticate: (token) => (token === 't' ? { userId: 'alice', appName: 'chat' } : undefined),
     });
   }, 120_000);
@@ -51,10 +52,13 @@ describe.each(drivers)('erasures synced, on %s', (driver) => {
   const synced = async (...devices: Device[]) => {
     for (const d of devices) expect((await d.sync.syncNow()).lastError).toBeNull();
   };
-  /** Everything the server holds, as text: ADK's events table and the change log. */
-  const serverText = async () => {
+  /** Everything the server holds of a session, as text: its rows in ADK's events table and in the change log. */
+  const serverText = async (sessionId: string) => {
     const sql = server.service.database.sql;
-    return JSON.stringify([await sql('SELECT event_data FROM events'), await sql('SELECT data FROM sync_changes')]);
+    return JSON.stringify([
+      await sql('SELECT event_data FROM events WHERE session_id = ?', [sessionId]),
+      await sql('SELECT data FROM sync_changes WHERE session_id = ?', [sessionId]),
+    ]);
   };
   /** A session of three events on `a`, synced, the middle one saying `SECRET`; resolves its id. */
   const written = async (a: Device, sessionId: string): Promise<string> => {
@@ -77,9 +81,10 @@ describe.each(drivers)('erasures synced, on %s', (driver) => {
     expect(JSON.stringify(await eventsOf(b, 'erased-after-sync'))).toContain(SECRET);
     expect((await b.store.searchEvents({ ...user, query: 'card number' })).hits).toHaveLength(1);
 
+    expect(await serverText('erased-after-sync')).toContain(SECRET);
     await a.store.erase({ ...user, sessionId: 'erased-after-sync', eventIds: [id] });
     await synced(a, b);
-    expect(await serverText()).not.toContain(SECRET);
+    expect(await serverText('erased-after-sync')).not.toContain(SECRET);
     const adk = await server.service.sessions.getSession({ ...user, sessionId: 'erased-after-sync' });
     expect(adk?.events.map((e) => isErased(e as unknown as Event))).toEqual([false, true, false]);
     const mine = await eventsOf(a, 'erased-after-sync');
@@ -103,7 +108,7 @@ describe.each(drivers)('erasures synced, on %s', (driver) => {
     net.online();
     await synced(a);
     expect(a.sync.status().pending).toBe(0);
-    expect(await serverText()).not.toContain(SECRET);
+    expect(await serverText('erased-offline')).not.toContain(SECRET);
   });
 
   it('an event erased while its push’s answer was lost stays erased, here and on the server', async () => {
@@ -119,7 +124,7 @@ describe.each(drivers)('erasures synced, on %s', (driver) => {
     await a.store.erase({ ...user, sessionId: 'answer-lost', eventIds: [secret.id] });
     await synced(a);
     expect((await eventsOf(a, 'answer-lost')).map(isErased)).toEqual([true]);
-    expect(await serverText()).not.toContain(SECRET);
+    expect(await serverText('answer-lost')).not.toContain(SECRET);
   });
 
   it('…and when another device pushed after it, so the event comes back in a conflict', async () => {
@@ -140,7 +145,7 @@ describe.each(drivers)('erasures synced, on %s', (driver) => {
         (await eventsOf(d, 'answer-lost-409')).map((e) => (isErased(e) ? 'erased' : e.content?.parts?.[0]?.text)),
       ).toEqual(['erased', 'from b']);
     }
-    expect(await serverText()).not.toContain(SECRET);
+    expect(await serverText('answer-lost-409')).not.toContain(SECRET);
   });
 
   it('an erasure sent twice (its answer lost) is logged once; erasing again changes nothing', async () => {
@@ -198,7 +203,19 @@ describe.each(drivers)('erasures synced, on %s', (driver) => {
       message: expect.stringMatching(/does not take erasures/),
     });
     expect(status.pending).toBe(1);
+    expect(await serverText('older-server')).toContain(SECRET);
     const adk = await server.service.sessions.getSession({ ...user, sessionId: 'older-server' });
     expect(adk?.events.map((e) => e.content?.parts?.[0]?.text).at(-1)).toBe('still synced');
+  });
+
+  it('an erasure goes even while the session’s newer events are refused (one larger than the server takes)', async () => {
+    const a = alice();
+    const id = await written(a, 'refused-events');
+    await say(a.store, 'refused-events', 'x'.repeat(80 * 1024));
+    await a.store.erase({ ...user, sessionId: 'refused-events', eventIds: [id] });
+    const status = await a.sync.syncNow();
+    expect(status.lastError).toBeNull();
+    expect(status.refused['refused-events']?.status).toBe(413);
+    expect(await serverText('refused-events')).not.toContain(SECRET);
   });
 });
