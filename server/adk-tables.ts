@@ -3,7 +3,8 @@
  * names it registers), where its `DatabaseSessionService` has no call for what the server needs:
  * many events in one transaction. The rows are the ones ADK's `appendEvent` writes, so ADK's
  * readers (`getSession`, `listSessions`, a Runner, ADK's own tools) cannot tell the difference
- * (test/node/sync/bulk-append.test.ts compares them on both drivers).
+ * (test/node/sync/bulk-append.test.ts compares them on both drivers). One difference, on purpose:
+ * a `__proto__` state key is kept as a plain key, where ADK's own write loses it.
  */
 import type { Event as AdkEvent } from '@google/adk';
 import { type EntityManager, LockMode } from '@mikro-orm/core';
@@ -18,6 +19,11 @@ interface StoredSession {
 }
 interface StoredState {
   state: Record<string, unknown>;
+}
+interface StoredEvent {
+  id: string;
+  timestamp: Date;
+  eventData: AdkEvent;
 }
 
 const APP = 'app:';
@@ -35,16 +41,36 @@ export async function appendToAdk(em: EntityManager, { appName, userId, sessionI
   const user =
     (await em.findOne<StoredState>('StorageUserState', { appName, userId } as never)) ??
     em.create<StoredState>('StorageUserState', { appName, userId, state: {} } as never);
+  // ADK stores nothing of a partial event, not even its state writes.
+  const whole = events.filter((e) => !e.partial);
+  // A row of an id already stored is rewritten, as ADK does (a push retried after its log write failed).
+  const stored = new Map<string, StoredEvent>();
+  const ids = whole.map((e) => e.id);
+  for (let i = 0; i < ids.length; i += 200) {
+    const found = await em.find<StoredEvent>('StorageEvent', {
+      appName,
+      userId,
+      sessionId,
+      id: { $in: ids.slice(i, i + 200) },
+    } as never);
+    for (const row of found) stored.set(row.id, row);
+  }
   // New objects, as ADK's writes make: MikroORM sees a JSON column change by its value.
   const scopes = { app: { ...app.state }, user: { ...user.state }, session: { ...session.state } };
   const changed = new Set<keyof typeof scopes>();
-  for (const event of events) {
+  for (const event of whole) {
     const delta = withoutTemp(event.actions?.stateDelta ?? {});
     const trimmed = event.actions?.stateDelta ? { ...event, actions: { ...event.actions, stateDelta: delta } } : event;
     for (const [key, value] of Object.entries(delta)) {
       const scope = key.startsWith(APP) ? 'app' : key.startsWith(USER) ? 'user' : 'session';
       setOwn(scopes[scope], scope === 'session' ? key : key.slice(scope.length + 1), value);
       changed.add(scope);
+    }
+    const row = stored.get(trimmed.id);
+    if (row) {
+      row.eventData = trimmed;
+      row.timestamp = new Date(trimmed.timestamp);
+      continue;
     }
     em.create('StorageEvent', {
       id: trimmed.id,
@@ -59,6 +85,6 @@ export async function appendToAdk(em: EntityManager, { appName, userId, sessionI
   if (changed.has('app')) app.state = scopes.app;
   if (changed.has('user')) user.state = scopes.user;
   if (changed.has('session')) session.state = scopes.session;
-  const last = events.at(-1);
+  const last = whole.at(-1);
   if (last) session.updateTime = new Date(last.timestamp);
 }

@@ -47,10 +47,10 @@ export interface Database {
    */
   rewriteEvents(change: EventRewrite): Promise<void>;
   /**
-   * Appends `events` (non-partial, timestamps above the session's) to a session of ADK's tables in
-   * one transaction: what ADK's `appendEvent` writes for each in turn (the event row, its state
-   * delta in the session's, user's and app's state, `temp:` keys left out, the session's update
-   * time), in one commit instead of one per event.
+   * Appends `events` (timestamps above the session's) to a session of ADK's tables in one
+   * transaction: what ADK's `appendEvent` writes for each in turn (the event row, or a rewrite of
+   * the row of its id; its state delta in the session's, user's and app's state, `temp:` keys left
+   * out; the session's update time; nothing of a partial event), in one commit instead of one per event.
    */
   appendEvents(key: SessionKey, events: AdkEvent[]): Promise<void>;
   dialect: 'postgres' | 'libsql';

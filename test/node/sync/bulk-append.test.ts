@@ -24,9 +24,17 @@ const eventArb = fc.record({
   text: fc.string({ maxLength: 12 }),
   author: fc.constantFrom('user', 'model'),
   delta: fc.option(fc.dictionary(key, value, { maxKeys: 3 }), { nil: undefined }),
+  // ADK stores nothing of a partial event.
+  partial: fc.boolean().map((b) => b && Math.random() < 0.3),
 });
-/** Batches as pushes bring them: 1-6 pushes of 1-8 events. */
-const batchesArb = fc.array(fc.array(eventArb, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 6 });
+/**
+ * Batches as pushes bring them: 1-6 pushes of 1-8 events; `again` writes the previous push a second
+ * time first (a push retried after its answer or its log write was lost), which rewrites its rows.
+ */
+const batchesArb = fc.array(
+  fc.record({ events: fc.array(eventArb, { minLength: 1, maxLength: 8 }), again: fc.boolean() }),
+  { minLength: 1, maxLength: 6 },
+);
 const initialArb = fc.dictionary(fc.constantFrom('topic', 'step', 'app:theme', 'user:name'), value, { maxKeys: 3 });
 
 describe.each(drivers)('bulk appends into ADK’s tables read as ADK’s own, on %s', (driver) => {
@@ -56,7 +64,7 @@ describe.each(drivers)('bulk appends into ADK’s tables read as ADK’s own, on
         }));
         let t = Date.now();
         let n = 0;
-        const pushes = batches.map((batch) =>
+        const pushes = batches.map(({ events: batch }) =>
           batch.map((e) => {
             n += 1;
             t += 1 + (n % 3);
@@ -67,6 +75,7 @@ describe.each(drivers)('bulk appends into ADK’s tables read as ADK’s own, on
               timestamp: t,
               content: { role: e.author, parts: [{ text: e.text }] },
               actions: { stateDelta: e.delta ?? {}, artifactDelta: {}, requestedAuthConfigs: {} },
+              ...(e.partial ? { partial: true } : {}),
             } as unknown as AdkEvent;
           }),
         );
@@ -74,7 +83,8 @@ describe.each(drivers)('bulk appends into ADK’s tables read as ADK’s own, on
         const [slow, fast] = keys as [(typeof keys)[0], (typeof keys)[0]];
         // As the server wrote pushes before: ADK's appendEvent on a session object that is never stale.
         const target = { ...slow, id: slow.sessionId, state: {}, events: [], lastUpdateTime: Number.MAX_SAFE_INTEGER };
-        for (const push of pushes) {
+        const writes = pushes.flatMap((push, i) => (batches[i]?.again && i > 0 ? [pushes[i - 1], push] : [push]));
+        for (const push of writes as AdkEvent[][]) {
           for (const event of push) {
             await database.sessions.appendEvent({
               session: target as unknown as AdkSession,
