@@ -4,13 +4,15 @@
  * erase path: it is derived, as pending events are); a round then sends the erased events of the
  * synced prefix (all of them: the server passes over those it erased before) and records the count
  * it sent. An event erased before its push goes erased with the push. An erasure the server reports
- * is applied by the store's own `erase`, with the original time, so every copy reads the same, and
- * is not sent back.
+ * is applied by the store's own `erase`, with the original time, so every copy reads the same
+ * (one erased here too, at another time, takes the server's), and is not sent back.
  */
+
+import type { StoreChange } from '../database/changes.js';
 import { bound, type Db } from '../database/idb/index.js';
-import { eventOf, type SessionRecord, type StoreSchema } from '../database/records/index.js';
+import { eventOf, eventRecord, type SessionRecord, type StoreSchema } from '../database/records/index.js';
 import type { SyncMark } from '../database/records/sync.js';
-import { erasedAt } from '../sessions/erased.js';
+import { erasedAt, erasedForm } from '../sessions/erased.js';
 import type { Erasure } from './wire.js';
 
 /** A session's key: app, user, session id (as local.ts has it). */
@@ -100,4 +102,44 @@ export async function erasureApplied(db: Db<StoreSchema>, key: Key, from: number
     tx.objectStore('syncSessions').put({ ...mark, syncedErasures: from + 1 });
   }
   await tx.done;
+}
+
+/**
+ * Of the server's `erasures`, events this device erased too, at another time (two devices erased
+ * one event; the server kept the first erasure it took): their marks take the server's time, so
+ * every copy reads the same. Resolves the change to announce, if any.
+ */
+export async function alignErasures(db: Db<StoreSchema>, key: Key, erasures: Erasure[]): Promise<StoreChange[]> {
+  const tx = db.transaction(['sessions', 'events'], 'readwrite');
+  const record = await tx.objectStore('sessions').get(key);
+  if (!record) {
+    await tx.done;
+    return [];
+  }
+  const events = tx.objectStore('events');
+  const found = await Promise.all(erasures.map((e) => events.index('byId').get([record.uid, e.id])));
+  const aligned: string[] = [];
+  erasures.forEach(({ id, at }, i) => {
+    const r = found[i];
+    const event = r && eventOf(r);
+    const here = event && erasedAt(event);
+    if (!r || !event || here === undefined || here === at) return;
+    events.put(eventRecord(r.uid, r.seq, erasedForm(event, at)));
+    aligned.push(id);
+  });
+  await tx.done;
+  if (aligned.length === 0) return [];
+  const { appName, userId, id: sessionId, revision, lastUpdateTime } = record;
+  return [
+    {
+      type: 'erased',
+      appName,
+      userId,
+      sessionId,
+      revision,
+      lastUpdateTime,
+      eventIds: aligned,
+      scopes: { app: false, user: false },
+    },
+  ];
 }

@@ -13,7 +13,14 @@ import type { StoreChange } from '../database/changes.js';
 import type { Db } from '../database/idb/index.js';
 import type { StoreSchema } from '../database/records/index.js';
 import type { DeleteSessionRequest, EraseRequest, EraseResult, Event } from '../types.js';
-import { erasureApplied, erasureCount, erasuresSent, erasuresToApply, erasuresToSend } from './erasures.js';
+import {
+  alignErasures,
+  erasureApplied,
+  erasureCount,
+  erasuresSent,
+  erasuresToApply,
+  erasuresToSend,
+} from './erasures.js';
 import {
   adoptCreated,
   integrate,
@@ -204,6 +211,7 @@ export class Exchange {
 
   /** The server's erasures, by the store's own erase (its hooks clear memory and search), each at its time. */
   private async applyErasures(key: Key, erasures: Erasure[]): Promise<void> {
+    this.host.announce(await this.host.transact((db) => alignErasures(db, key, erasures)));
     const fresh = await this.host.transact((db) => erasuresToApply(db, key, erasures));
     const byTime = new Map<number, string[]>();
     for (const { id, at } of fresh) byTime.set(at, [...(byTime.get(at) ?? []), id]);

@@ -5,8 +5,9 @@
  */
 import * as z from 'zod/mini';
 import { MAX_ID_LENGTH } from '../core/limits.js';
+import { atMostUnits } from '../core/schema.js';
 
-const id = z.string().check(z.minLength(1), z.maxLength(MAX_ID_LENGTH));
+const id = z.string().check(z.minLength(1), atMostUnits(MAX_ID_LENGTH));
 const ms = z.number().check(z.int(), z.positive());
 
 export const syncStartSchema = z.object({

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { MAX_ID_LENGTH } from '../core/limits.js';
-import { eventSchema } from '../core/schema.js';
+import { atMostUnits, eventSchema } from '../core/schema.js';
 import type { Event } from '../types.js';
 
 /** Most events one push may carry. */
@@ -23,7 +23,7 @@ export const limitsSchema = z.object({
 });
 export type ServerLimits = z.output<typeof limitsSchema>;
 
-const id = z.string().check(z.minLength(1), z.maxLength(MAX_ID_LENGTH));
+const id = z.string().check(z.minLength(1), atMostUnits(MAX_ID_LENGTH));
 const position = z.number().check(z.int(), z.nonnegative());
 const plainObject = z.custom<Record<string, unknown>>(
   (v) => typeof v === 'object' && v !== null && !Array.isArray(v),

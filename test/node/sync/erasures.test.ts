@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RunningSyncServer, startSyncServer } from '../../../server/index.js';
-import { type Event, isErased } from '../../../src/index.js';
+import { type Event, isErased, type Session } from '../../../src/index.js';
 import { type Device, device, say, turn } from '../../sync/devices.js';
 import { faultyNetwork } from '../../sync/faults.js';
 import { type Postgres, postgresBin, startPostgres } from '../../sync/postgres.js';
@@ -74,12 +74,16 @@ describe.each(drivers)('erasures synced, on %s', (driver) => {
   const eventsOf = async (d: Device, sessionId: string) =>
     (await d.store.getSession({ ...user, sessionId }))?.events ?? [];
 
-  it('an erase on one device leaves ADK’s table, the change log and the other devices, search included', async () => {
+  it('an erase on one device leaves ADK’s table, the change log and the other devices, search and memory included', async () => {
     const [a, b] = [alice(), alice()];
     const id = await written(a, 'erased-after-sync');
     await synced(b);
     expect(JSON.stringify(await eventsOf(b, 'erased-after-sync'))).toContain(SECRET);
     expect((await b.store.searchEvents({ ...user, query: 'card number' })).hits).toHaveLength(1);
+    await b.store.memory.addSessionToMemory(
+      (await b.store.getSession({ ...user, sessionId: 'erased-after-sync' })) as Session,
+    );
+    expect((await b.store.memory.searchMemory({ ...user, query: 'card number' })).memories).toHaveLength(1);
 
     expect(await serverText('erased-after-sync')).toContain(SECRET);
     await a.store.erase({ ...user, sessionId: 'erased-after-sync', eventIds: [id] });
@@ -91,6 +95,7 @@ describe.each(drivers)('erasures synced, on %s', (driver) => {
     // The same erased event everywhere, down to the time of its mark.
     expect(await eventsOf(b, 'erased-after-sync')).toEqual(mine);
     expect((await b.store.searchEvents({ ...user, query: 'card number' })).hits).toEqual([]);
+    expect((await b.store.memory.searchMemory({ ...user, query: 'card number' })).memories).toEqual([]);
     const c = alice();
     await synced(c);
     expect(await eventsOf(c, 'erased-after-sync')).toEqual(mine);
@@ -150,7 +155,8 @@ describe.each(drivers)('erasures synced, on %s', (driver) => {
 
   it('an erasure sent twice (its answer lost) is logged once; erasing again changes nothing', async () => {
     const net = faultyNetwork();
-    const [a, b] = [alice({ fetch: net.fetch }), alice()];
+    const netB = faultyNetwork();
+    const [a, b] = [alice({ fetch: net.fetch }), alice({ fetch: netB.fetch })];
     const id = await written(a, 'erased-twice');
     await synced(b);
     await a.store.erase({ ...user, sessionId: 'erased-twice', eventIds: [id] });
@@ -167,6 +173,22 @@ describe.each(drivers)('erasures synced, on %s', (driver) => {
     await synced(a, b);
     expect(await server.service.cursor(user)).toBe(before);
     expect(net.calls.filter((c) => c.endsWith('/erase'))).toHaveLength(2);
+    expect(netB.calls.filter((c) => c.endsWith('/erase'))).toEqual([]);
+  });
+
+  it('one event erased on two devices, at different times, reads the same everywhere: the server’s first', async () => {
+    const [a, b] = [alice(), alice()];
+    const id = await written(a, 'erased-on-both');
+    await synced(b);
+    await a.store.erase({ ...user, sessionId: 'erased-on-both', eventIds: [id] });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await b.store.erase({ ...user, sessionId: 'erased-on-both', eventIds: [id] });
+    await synced(a, b, a);
+    const mine = await eventsOf(a, 'erased-on-both');
+    expect(await eventsOf(b, 'erased-on-both')).toEqual(mine);
+    const c = alice();
+    await synced(c);
+    expect(await eventsOf(c, 'erased-on-both')).toEqual(mine);
   });
 
   it('a device of a release before erasures passes over them and goes on syncing; its copy keeps the content', async () => {
