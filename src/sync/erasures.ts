@@ -63,19 +63,6 @@ export async function erasuresSent(db: Db<StoreSchema>, key: Key, uid: string, c
   await tx.done;
 }
 
-/** Of the server's `erasures`, those whose events this device holds in the session and has not erased. */
-export async function erasuresToApply(db: Db<StoreSchema>, key: Key, erasures: Erasure[]): Promise<Erasure[]> {
-  const tx = db.transaction(['sessions', 'events'], 'readonly');
-  const record = await tx.objectStore('sessions').get(key);
-  if (!record) return [];
-  const byId = tx.objectStore('events').index('byId');
-  const found = await Promise.all(erasures.map((e) => byId.get([record.uid, e.id])));
-  return erasures.filter((_, i) => {
-    const r = found[i];
-    return r !== undefined && erasedAt(eventOf(r)) === undefined;
-  });
-}
-
 /** The session's `erasures` count now (0 for a session it lacks). */
 export async function erasureCount(db: Db<StoreSchema>, key: Key): Promise<number> {
   const record = await db.transaction(['sessions'], 'readonly').objectStore('sessions').get(key);
@@ -105,41 +92,50 @@ export async function erasureApplied(db: Db<StoreSchema>, key: Key, from: number
 }
 
 /**
- * Of the server's `erasures`, events this device erased too, at another time (two devices erased
- * one event; the server kept the first erasure it took): their marks take the server's time, so
- * every copy reads the same. Resolves the change to announce, if any.
+ * Sorts the server's `erasures` of the session by what this device holds, in one transaction:
+ * events it erased too, at another time (two devices erased one event; the server kept the first
+ * erasure it took), take the server's time in their marks, so every copy reads the same (`changes`
+ * announces them); events it holds unerased are left `toApply` (by the store's `erase`, whose hooks
+ * clear memory and search); the rest it lacks.
  */
-export async function alignErasures(db: Db<StoreSchema>, key: Key, erasures: Erasure[]): Promise<StoreChange[]> {
+export async function sortErasures(
+  db: Db<StoreSchema>,
+  key: Key,
+  erasures: Erasure[],
+): Promise<{ changes: StoreChange[]; toApply: Erasure[] }> {
   const tx = db.transaction(['sessions', 'events'], 'readwrite');
   const record = await tx.objectStore('sessions').get(key);
   if (!record) {
     await tx.done;
-    return [];
+    return { changes: [], toApply: [] };
   }
   const events = tx.objectStore('events');
   const found = await Promise.all(erasures.map((e) => events.index('byId').get([record.uid, e.id])));
   const aligned: string[] = [];
-  erasures.forEach(({ id, at }, i) => {
+  const toApply: Erasure[] = [];
+  erasures.forEach((erasure, i) => {
     const r = found[i];
-    const event = r && eventOf(r);
-    const here = event && erasedAt(event);
-    if (!r || !event || here === undefined || here === at) return;
-    events.put(eventRecord(r.uid, r.seq, erasedForm(event, at)));
-    aligned.push(id);
+    if (!r) return;
+    const event = eventOf(r);
+    const here = erasedAt(event);
+    if (here === undefined) toApply.push(erasure);
+    else if (here !== erasure.at) {
+      events.put(eventRecord(r.uid, r.seq, erasedForm(event, erasure.at)));
+      aligned.push(erasure.id);
+    }
   });
   await tx.done;
-  if (aligned.length === 0) return [];
+  if (aligned.length === 0) return { changes: [], toApply };
   const { appName, userId, id: sessionId, revision, lastUpdateTime } = record;
-  return [
-    {
-      type: 'erased',
-      appName,
-      userId,
-      sessionId,
-      revision,
-      lastUpdateTime,
-      eventIds: aligned,
-      scopes: { app: false, user: false },
-    },
-  ];
+  const change: StoreChange = {
+    type: 'erased',
+    appName,
+    userId,
+    sessionId,
+    revision,
+    lastUpdateTime,
+    eventIds: aligned,
+    scopes: { app: false, user: false },
+  };
+  return { changes: [change], toApply };
 }

@@ -13,14 +13,7 @@ import type { StoreChange } from '../database/changes.js';
 import type { Db } from '../database/idb/index.js';
 import type { StoreSchema } from '../database/records/index.js';
 import type { DeleteSessionRequest, EraseRequest, EraseResult, Event } from '../types.js';
-import {
-  alignErasures,
-  erasureApplied,
-  erasureCount,
-  erasuresSent,
-  erasuresToApply,
-  erasuresToSend,
-} from './erasures.js';
+import { erasureApplied, erasureCount, erasuresSent, erasuresToSend, sortErasures } from './erasures.js';
 import {
   adoptCreated,
   integrate,
@@ -211,10 +204,10 @@ export class Exchange {
 
   /** The server's erasures, by the store's own erase (its hooks clear memory and search), each at its time. */
   private async applyErasures(key: Key, erasures: Erasure[]): Promise<void> {
-    this.host.announce(await this.host.transact((db) => alignErasures(db, key, erasures)));
-    const fresh = await this.host.transact((db) => erasuresToApply(db, key, erasures));
+    const { changes, toApply } = await this.host.transact((db) => sortErasures(db, key, erasures));
+    this.host.announce(changes);
     const byTime = new Map<number, string[]>();
-    for (const { id, at } of fresh) byTime.set(at, [...(byTime.get(at) ?? []), id]);
+    for (const { id, at } of toApply) byTime.set(at, [...(byTime.get(at) ?? []), id]);
     for (const [at, eventIds] of byTime) {
       const request = { appName: key[0], userId: key[1], sessionId: key[2], eventIds };
       try {
