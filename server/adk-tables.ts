@@ -10,7 +10,7 @@ import type { Event as AdkEvent } from '@google/adk';
 import { type EntityManager, LockMode } from '@mikro-orm/core';
 import { setOwn } from '../src/core/json.js';
 import { withoutTemp } from '../src/core/state.js';
-import type { SessionKey } from './database.js';
+import type { EventRewrite, SessionKey } from './database.js';
 
 /** The columns of ADK's entities that are written here. */
 interface StoredSession {
@@ -44,17 +44,15 @@ export async function appendToAdk(em: EntityManager, { appName, userId, sessionI
   // ADK stores nothing of a partial event, not even its state writes.
   const whole = events.filter((e) => !e.partial);
   // A row of an id already stored is rewritten, as ADK does (a push retried after its log write failed).
-  const stored = new Map<string, StoredEvent>();
-  const ids = whole.map((e) => e.id);
-  for (let i = 0; i < ids.length; i += 200) {
-    const found = await em.find<StoredEvent>('StorageEvent', {
-      appName,
-      userId,
-      sessionId,
-      id: { $in: ids.slice(i, i + 200) },
-    } as never);
-    for (const row of found) stored.set(row.id, row);
-  }
+  const stored = new Map(
+    (
+      await storedEvents(
+        em,
+        { appName, userId, sessionId },
+        whole.map((e) => e.id),
+      )
+    ).map((row) => [row.id, row]),
+  );
   // New objects, as ADK's writes make: MikroORM sees a JSON column change by its value.
   const scopes = { app: { ...app.state }, user: { ...user.state }, session: { ...session.state } };
   const changed = new Set<keyof typeof scopes>();
@@ -87,4 +85,25 @@ export async function appendToAdk(em: EntityManager, { appName, userId, sessionI
   if (changed.has('session')) session.state = scopes.session;
   const last = whole.at(-1);
   if (last) session.updateTime = new Date(last.timestamp);
+}
+
+/** Rewrites the session's stored events `ids` through `rewrite` (`undefined`: left as they are). */
+export async function rewriteInAdk(em: EntityManager, { ids, rewrite, ...key }: EventRewrite): Promise<void> {
+  for (const row of await storedEvents(em, key, ids)) {
+    const next = rewrite(row.eventData);
+    if (next) row.eventData = next;
+  }
+}
+
+/** The session's stored rows of `ids`, managed by `em` (what is assigned to them is written at its commit). */
+async function storedEvents(em: EntityManager, { appName, userId, sessionId }: SessionKey, ids: string[]) {
+  const rows: StoredEvent[] = [];
+  for (let i = 0; i < ids.length; i += 200) {
+    const chunk = ids.slice(i, i + 200);
+    // ADK's entity, by the name it registers; `eventData` goes through its own JSON mapping.
+    rows.push(
+      ...(await em.find<StoredEvent>('StorageEvent', { appName, userId, sessionId, id: { $in: chunk } } as never)),
+    );
+  }
+  return rows;
 }

@@ -5,7 +5,7 @@
  */
 import { type Event as AdkEvent, DatabaseSessionService } from '@google/adk';
 import type { MikroORM } from '@mikro-orm/core';
-import { appendToAdk } from './adk-tables.js';
+import { appendToAdk, rewriteInAdk } from './adk-tables.js';
 
 export interface DatabaseOptions {
   /** `postgres://...`: Postgres. Otherwise `file` (libsql, embedded). */
@@ -16,15 +16,6 @@ export interface DatabaseOptions {
 
 /** A raw query on the service's connection; `?` placeholders on every driver. */
 export type Sql = (query: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
-
-/** A row of ADK's events table, as its entity maps it (the fields used here). */
-interface StoredEvent {
-  id: string;
-  appName: string;
-  userId: string;
-  sessionId: string;
-  eventData: AdkEvent;
-}
 
 export interface SessionKey {
   appName: string;
@@ -77,15 +68,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // WAL: one sync per commit instead of a rollback journal's several (measured: about half the time per append).
   if (!postgres) await sql('PRAGMA journal_mode=WAL');
   for (const statement of CHANGE_LOG) await sql(statement);
-  const rewriteEvents = ({ appName, userId, sessionId, ids, rewrite }: EventRewrite) =>
-    orm.em.fork().transactional(async (em) => {
-      // ADK's entity, by the name it registers; `eventData` goes through its own JSON mapping.
-      const rows = await em.find<StoredEvent>('StorageEvent', { appName, userId, sessionId, id: { $in: ids } });
-      for (const row of rows) {
-        const next = rewrite(row.eventData);
-        if (next) row.eventData = next;
-      }
-    });
+  const rewriteEvents = (change: EventRewrite) => orm.em.fork().transactional((em) => rewriteInAdk(em, change));
   const appendEvents = (key: SessionKey, events: AdkEvent[]) =>
     orm.em.fork().transactional((em) => appendToAdk(em, key, events));
   return {
