@@ -17,7 +17,7 @@ import type { ChatTransport, UIMessage } from 'ai';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSessionStore } from '../react/context.js';
 import { useSession } from '../react/hooks.js';
-import type { SessionKey } from '../types.js';
+import type { Event, SessionKey } from '../types.js';
 import { inStep } from './in-step.js';
 import { messageIdOf } from './messages.js';
 import {
@@ -124,14 +124,18 @@ export function useStoredChat<M extends UIMessage = UIMessage>(
   }, [store, appName, userId, sessionId, files, author, attempts]);
 
   const live = useSession({ appName, userId, sessionId });
+  // The messages with the events they were read from: the ids `useChatInStep` treats as stored
+  // must come from the same snapshot as the messages, or a message just stored would read as
+  // stored (in the newer events) but be missing from the older messages, and be dropped.
   const [read, setRead] = useState<
-    { for: ChatPersistence<M>; messages: M[] } | { for: ChatPersistence<M>; error: Error }
+    { for: ChatPersistence<M>; messages: M[]; events: readonly Event[] } | { for: ChatPersistence<M>; error: Error }
   >();
   useEffect(() => {
     if (live.status !== 'ready') return;
     let current = true;
-    chat.persistence.messages(live.value?.events ?? []).then(
-      (messages) => current && setRead({ for: chat.persistence, messages }),
+    const events = live.value?.events ?? EMPTY;
+    chat.persistence.messages(events).then(
+      (messages) => current && setRead({ for: chat.persistence, messages, events }),
       (error: unknown) => current && setRead({ for: chat.persistence, error: asError(error) }),
     );
     return () => {
@@ -145,9 +149,9 @@ export function useStoredChat<M extends UIMessage = UIMessage>(
   const failed = live.status === 'error' || live.status === 'closed';
   const error = failed ? asError(live.error) : mine && 'error' in mine ? mine.error : undefined;
   const messages = mine && 'messages' in mine ? mine.messages : EMPTY;
-  const events = live.value?.events;
-  const branches = useMemo(() => chat.persistence.branches(events ?? []), [chat.persistence, events]);
-  const storedIds = useMemo(() => new Set((events ?? []).map(messageIdOf)), [events]);
+  const events = mine && 'events' in mine ? mine.events : EMPTY;
+  const branches = useMemo(() => chat.persistence.branches(events), [chat.persistence, events]);
+  const storedIds = useMemo(() => new Set(events.map(messageIdOf)), [events]);
   return {
     id: sessionId,
     status: error ? 'error' : mine ? 'ready' : 'loading',
