@@ -5,7 +5,7 @@
  * (the owner of the IndexedDB connection) -> core (leaf utilities). The public data types
  * (src/types.ts, src/public/) sit beside core: every layer may name them.
  */
-const slices = 'artifacts|search|memory|sync|transfer|live';
+const slices = 'artifacts|search|memory|drafts|sync|transfer|live';
 const integrations = 'adk|react|ai-sdk|vite|inspector';
 const publicTypes = '^src/(types\\.ts|public/)';
 const below = (...folders) => [`^src/(${folders.join('|')})/`, publicTypes];

@@ -34,6 +34,7 @@ export {
 export { type OpenSessionStoreOptions, openSessionStore, type StoreMode } from './client/open.js';
 export type { SessionStore, StoreKind } from './client/store.js';
 export type { SyncHandle, SyncStartOptions } from './client/sync-handle.js';
+export { DraftInUseError, DraftNotFoundError } from './core/draft-errors.js';
 export {
   AlreadyExistsError,
   type ErrorCode,
@@ -52,10 +53,28 @@ export { EventNotFoundError } from './core/event-not-found.js';
 export { INTERNAL_METADATA_PREFIX } from './core/internal-metadata.js';
 export { InvocationNotFoundError } from './core/invocation-not-found.js';
 export { MAX_JSON_DEPTH } from './core/json.js';
-export { MAX_FILENAME_LENGTH, MAX_ID_LENGTH, MAX_METADATA_SIZE, MAX_RECORD_SIZE } from './core/limits.js';
+export {
+  DEFAULT_MAX_LOSS_MS,
+  DRAFT_EXPIRY_MS,
+  MAX_DRAFTS_PER_SESSION,
+  MAX_FILENAME_LENGTH,
+  MAX_ID_LENGTH,
+  MAX_METADATA_SIZE,
+  MAX_RECORD_SIZE,
+} from './core/limits.js';
 export { APP_PREFIX, TEMP_PREFIX, USER_PREFIX } from './core/state.js';
 export type { ChangeFilter, ChangeListener, StoreChange } from './database/changes.js';
 export { DEFAULT_DB_NAME } from './database/defaults.js';
+export type {
+  BeginDraftRequest,
+  Draft,
+  DraftDelta,
+  DraftRequest,
+  DraftsFront,
+  DraftWriter,
+  FinishDraftOptions,
+  ResumeDraftRequest,
+} from './drafts/index.js';
 export { serveSessionStores } from './host/expose.js';
 export type { EngineOptions } from './host/store-engine.js';
 export {
@@ -66,6 +85,7 @@ export {
   createAppender,
 } from './live/appender.js';
 export {
+  type LiveDraftStore,
   type LiveObservable,
   type LiveObserver,
   type LiveOptions,
@@ -74,6 +94,7 @@ export {
   type LiveStore,
   type LiveUnsubscribe,
   watchAppState,
+  watchDrafts,
   watchSession,
   watchSessions,
   watchUserState,

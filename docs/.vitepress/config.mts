@@ -39,6 +39,7 @@ export default defineConfig({
           { text: 'ADK in the browser', link: '/adk' },
           { text: 'Compaction, rewinds, branches, erasure', link: '/agent-events' },
           { text: 'Chat UIs with the AI SDK', link: '/chat-ui' },
+          { text: 'Streaming replies', link: '/streaming' },
           { text: 'Live queries and frameworks', link: '/live-queries' },
           { text: 'Artifacts', link: '/artifacts' },
           { text: 'Search and memory', link: '/search-and-memory' },

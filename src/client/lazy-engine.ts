@@ -15,6 +15,7 @@ import { CloseSignal } from '../core/close-signal.js';
 import { InvalidInputError, StorageError, StoreClosedError } from '../core/errors.js';
 import { type Lazy, lazy } from '../core/lazy.js';
 import { DEFAULT_DB_NAME } from '../database/defaults.js';
+import { DRAFT_METHODS, type DraftBackend } from '../drafts/protocol.js';
 import { PARTS as CHECKED } from '../host/parts.js';
 import type { EngineOptions, StoreEngine } from '../host/store-engine.js';
 import { MEMORY_METHODS, type MemoryBackend } from '../memory/protocol.js';
@@ -24,7 +25,7 @@ import type { SyncBackend, SyncStartOptions } from '../sync/protocol.js';
 import type { SyncStatus } from '../sync/status.js';
 import type { StoreBackend } from './store.js';
 
-type Part = 'sessions' | 'artifacts' | 'search' | 'memory';
+type Part = 'sessions' | 'artifacts' | 'search' | 'memory' | 'drafts';
 
 /**
  * Each capability's boundary check, loaded on first use and made as the worker
@@ -36,6 +37,7 @@ const PARTS: Record<Part, () => Promise<Checked>> = {
   artifacts: CHECKED.artifacts,
   search: CHECKED.search,
   memory: CHECKED.memory,
+  drafts: CHECKED.drafts,
 };
 
 /** The capabilities' code too, soon after the engine, while the page is still online (see host/lazy.ts). */
@@ -50,7 +52,8 @@ function loadFailure(what: string, error: unknown): Error {
     : new StorageError(`the store's ${what} could not be loaded: ${String(error)}`, { cause: error });
 }
 
-export interface LazyEngine extends Omit<Backend, 'close'>, ArtifactBackend, SearchBackend, MemoryBackend {}
+type Parts = Omit<Backend, 'close'> & ArtifactBackend & SearchBackend & MemoryBackend & DraftBackend;
+export interface LazyEngine extends Parts {}
 
 /** An engine made by the caller (`new IndexedDbSessionService`), with its checked session requests. */
 export interface GivenEngine {
@@ -181,6 +184,7 @@ for (const [slot, methods] of [
   ['artifacts', ARTIFACT_METHODS],
   ['search', SEARCH_METHODS],
   ['memory', MEMORY_METHODS],
+  ['drafts', DRAFT_METHODS],
 ] as const) {
   for (const method of Object.keys(methods)) {
     prototype[method] = async function (this: LazyEngine, ...args) {

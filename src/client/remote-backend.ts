@@ -18,6 +18,7 @@ import {
 } from '../core/errors.js';
 import { MAX_BATCHES } from '../core/limits.js';
 import type { MethodOf } from '../core/methods.js';
+import { DRAFT_METHODS, type DraftBackend } from '../drafts/protocol.js';
 import type { HelloResponse, HostApi, Result } from '../host/api.js';
 import { MEMORY_METHODS, type MemoryBackend } from '../memory/protocol.js';
 import { SEARCH_METHODS, type SearchBackend } from '../search/protocol.js';
@@ -377,14 +378,15 @@ const threwInWorker = new WeakSet<object>();
 /** Calls with a path of their own: appends go together; first reads may be the page's; an archive's import is named as the archive's. */
 const OWN_PATH = ['appendEvents', 'getSession', 'importWithArtifacts'] as const;
 
-const TABLE = { ...SESSION_METHODS, ...ARTIFACT_METHODS, ...SEARCH_METHODS, ...MEMORY_METHODS };
+const TABLE = { ...SESSION_METHODS, ...ARTIFACT_METHODS, ...SEARCH_METHODS, ...MEMORY_METHODS, ...DRAFT_METHODS };
 
 /** The calls that pass their arguments through as they are, callbacks (an import's progress) as Comlink proxies. */
 type Forwarded = Exclude<MethodOf<typeof TABLE>, (typeof OWN_PATH)[number]>;
 
 type Calls = Record<string, (...args: unknown[]) => Promise<Result<unknown>>>;
 
-export interface RemoteBackend extends Pick<Backend & ArtifactBackend & SearchBackend & MemoryBackend, Forwarded> {}
+type Parts = Backend & ArtifactBackend & SearchBackend & MemoryBackend & DraftBackend;
+export interface RemoteBackend extends Pick<Parts, Forwarded> {}
 
 for (const [method, at] of Object.entries(TABLE)) {
   if ((OWN_PATH as readonly string[]).includes(method)) continue;

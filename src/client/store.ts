@@ -11,6 +11,9 @@ import { type ArtifactFront, artifactFrontOver } from '../artifacts/front.js';
 import type { ArtifactBackend } from '../artifacts/protocol.js';
 import type { StoreClosedError } from '../core/errors.js';
 import { ChangeFeed, type ChangeFilter, type ChangeListener } from '../database/changes.js';
+import { draftsFrontOver } from '../drafts/front.js';
+import type { DraftsFront } from '../drafts/index.js';
+import type { DraftBackend } from '../drafts/protocol.js';
 import { type MemoryFront, memoryFrontOver } from '../memory/front.js';
 import type { MemoryBackend } from '../memory/protocol.js';
 import type { SearchBackend } from '../search/protocol.js';
@@ -49,6 +52,11 @@ export interface SessionStore extends SessionService, SessionCatalog {
   readonly artifacts: ArtifactFront;
   /** Memory (ADK's memory service): what was added to it, searched like `searchEvents`. */
   readonly memory: MemoryFront;
+  /**
+   * Replies stored as they stream: a draft per reply, written in chunks as it grows, seen live
+   * by other tabs, found after a crash, turned into its final event in one transaction.
+   */
+  readonly drafts: DraftsFront;
   /**
    * Resolves once the store has started (its worker answered, or its in-thread
    * code is loaded) and stays resolved; rejects if it never starts (a worker
@@ -128,7 +136,13 @@ export interface SessionStore extends SessionService, SessionCatalog {
  * What a store needs of the place its work runs: every request, sync, and the
  * lifecycle. `RemoteBackend` (a worker) and `LazyEngine` (this thread) are the two.
  */
-export interface StoreBackend extends Backend, ArtifactBackend, SearchBackend, MemoryBackend, SyncBackend {
+export interface StoreBackend
+  extends Backend,
+    ArtifactBackend,
+    SearchBackend,
+    MemoryBackend,
+    DraftBackend,
+    SyncBackend {
   /** The database's name, for the change feed: known at once in-thread, from the hello through a worker. */
   readonly dbName: string | Promise<string>;
   readonly ready: Promise<void>;
@@ -140,6 +154,7 @@ export interface StoreBackend extends Backend, ArtifactBackend, SearchBackend, M
 export class Store extends SessionFront implements SessionStore {
   readonly artifacts: ArtifactFront;
   readonly memory: MemoryFront;
+  readonly drafts: DraftsFront;
   private readonly feed: ChangeFeed;
 
   constructor(
@@ -150,6 +165,13 @@ export class Store extends SessionFront implements SessionStore {
     super(parts, durability);
     this.artifacts = artifactFrontOver(parts);
     this.memory = memoryFrontOver(parts);
+    this.drafts = draftsFrontOver(
+      parts,
+      (request, draftId) => this.appendFinishing(request, draftId),
+      (listener) => parts.onClose(listener),
+      parts.dbName,
+      parts.ready,
+    );
     this.feed = new ChangeFeed(parts.dbName);
   }
 

@@ -22,5 +22,12 @@ export const MAX_SEARCH_OFFSET = 10_000;
 /** Most sessions' append batches one `appendMany` message may carry; a client splits larger rounds. */
 export const MAX_BATCHES = 10_000;
 
+/** How much of a stream (ms) a crash may lose unless `drafts.begin` says otherwise (`maxLossMs`). */
+export const DEFAULT_MAX_LOSS_MS = 250;
+/** Most drafts (src/drafts) one session holds: a reply streams into one, so this bounds replies streaming at once. */
+export const MAX_DRAFTS_PER_SESSION = 16;
+/** How long an interrupted draft is kept after its last write (a week); then it is left out of reads and removed. */
+export const DRAFT_EXPIRY_MS = 7 * 24 * 60 * 60 * 1000;
+
 /** Most events one append batch may carry over the worker boundary. */
 export const MAX_BATCH_EVENTS = 10_000;

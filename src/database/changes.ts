@@ -5,15 +5,19 @@
  */
 /** A committed change, told to subscribers in this tab and others. */
 export interface StoreChange {
-  /** What happened to the session: created (or imported), events appended, events erased (`erase`), or deleted. */
-  type: 'created' | 'appended' | 'erased' | 'deleted';
+  /**
+   * What happened to the session: created (or imported), events appended, events erased (`erase`),
+   * deleted, or a draft of a reply begun, written, taken over or dropped (`drafted`: the session
+   * itself, its events and its state are unchanged).
+   */
+  type: 'created' | 'appended' | 'erased' | 'deleted' | 'drafted';
   /** The session's app. */
   appName: string;
   /** The session's user. */
   userId: string;
   /** The session's id. */
   sessionId: string;
-  /** The session's revision after the change (0 for a new session, -1 once deleted). */
+  /** The session's revision after the change (0 for a new session; -1 once deleted, and in `drafted` changes, which leave it as it was). */
   revision: number;
   /** The session's `lastUpdateTime` after the change (epoch ms). */
   lastUpdateTime: number;
@@ -24,6 +28,8 @@ export interface StoreChange {
    * Absent in notices from releases before it: then either may have changed.
    */
   scopes?: { app: boolean; user: boolean };
+  /** The draft the change wrote (`drafted`), or the one an append finished (`appended`). */
+  draftId?: string;
 }
 
 export const channelName = (dbName: string): string => `idb-adk-sessions:${dbName}`;

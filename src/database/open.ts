@@ -64,6 +64,11 @@ const upgrades: UpgradeStep[] = [
       };
     }
   },
+  // Drafts (src/drafts): replies being written as they stream, a head and its chunks per draft.
+  (db) => {
+    db.createObjectStore('drafts', { keyPath: 'k' });
+    db.createObjectStore('draftChunks', { keyPath: 'k' });
+  },
 ];
 
 /** The version the steps lead to; test/node/schema-upgrade.test.ts holds it equal to their count. */

@@ -3,4 +3,4 @@
  * when they differ. Its own module so that the page's first reads can check a database's
  * version without loading the steps.
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;

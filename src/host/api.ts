@@ -4,6 +4,7 @@
  */
 import type { ArtifactBackend } from '../artifacts/protocol.js';
 import type { WireError } from '../core/errors.js';
+import type { DraftBackend } from '../drafts/protocol.js';
 import type { MemoryBackend } from '../memory/protocol.js';
 import type { SearchBackend } from '../search/protocol.js';
 import type { AppendBatch, AppendOutcome, Backend } from '../sessions/protocol.js';
@@ -30,7 +31,12 @@ export interface HelloResponse {
 }
 
 /** What a host serves: the session backend's methods and the artifact service's. */
-export type Served = Omit<Backend, 'close'> & ArtifactBackend & SearchBackend & MemoryBackend & SyncBackend;
+export type Served = Omit<Backend, 'close'> &
+  ArtifactBackend &
+  SearchBackend &
+  MemoryBackend &
+  DraftBackend &
+  SyncBackend;
 
 /** The host side of one connection: the served methods, each answering with a `Result`. */
 export type HostApi = {

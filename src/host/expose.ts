@@ -10,6 +10,7 @@ import { newId } from '../core/ids.js';
 import { lazy } from '../core/lazy.js';
 import { helloRequestSchema, validate } from '../core/schema.js';
 import { DEFAULT_DB_NAME } from '../database/defaults.js';
+import { DRAFT_METHODS, type DraftBackend } from '../drafts/protocol.js';
 import { MEMORY_METHODS, type MemoryBackend } from '../memory/protocol.js';
 import { SEARCH_METHODS, type SearchBackend } from '../search/protocol.js';
 import { checked as checkedSessions } from '../sessions/checked.js';
@@ -95,6 +96,7 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
   const artifacts = part<ArtifactBackend>(PARTS.artifacts);
   const search = part<SearchBackend>(PARTS.search);
   const memory = part<MemoryBackend>(PARTS.memory);
+  const drafts = part<DraftBackend>(PARTS.drafts);
   const sync = part<SyncBackend>(PARTS.sync);
   const host = Object.create(null) as Record<string, (...args: unknown[]) => Promise<Result<unknown>>>;
   /**
@@ -121,6 +123,7 @@ export function createHost(engineFor: (hello: HelloRequest) => StoreEngine): Hos
   serveTable(ARTIFACT_METHODS, artifacts);
   serveTable(SEARCH_METHODS, search);
   serveTable(MEMORY_METHODS, memory);
+  serveTable(DRAFT_METHODS, drafts);
   serveTable(SYNC_METHODS, sync, true);
   const own: Omit<HostApi, keyof Served> & Pick<HostApi, 'stopSync'> = {
     // Stopping a sync that never started loads nothing.

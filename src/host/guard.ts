@@ -12,6 +12,7 @@
 import type { Endpoint } from 'comlink';
 import { ARTIFACT_METHODS } from '../artifacts/protocol.js';
 import { InvalidInputError, toWireError } from '../core/errors.js';
+import { DRAFT_METHODS } from '../drafts/protocol.js';
 import { MEMORY_METHODS } from '../memory/protocol.js';
 import { SEARCH_METHODS } from '../search/protocol.js';
 import { SESSION_METHODS } from '../sessions/protocol.js';
@@ -50,6 +51,7 @@ const CALLBACK_AT: Readonly<Record<string, number>> = {
   ...ARTIFACT_METHODS,
   ...SEARCH_METHODS,
   ...MEMORY_METHODS,
+  ...DRAFT_METHODS,
   ...SYNC_METHODS,
 };
 

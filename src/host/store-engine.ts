@@ -13,6 +13,7 @@ import { Database, type DatabaseOwner } from '../database/database.js';
 import type { Db } from '../database/idb/index.js';
 import type { UpgradeStep } from '../database/open.js';
 import type { StoreSchema } from '../database/records/index.js';
+import { sessionDraftsCleanup } from '../drafts/hooks.js';
 import { sessionMemoryErase } from '../memory/hooks.js';
 import { sessionSearchErase } from '../search/hooks.js';
 import { SessionEngine } from '../sessions/engine.js';
@@ -54,6 +55,7 @@ export class StoreEngine extends SessionEngine implements DatabaseOwner {
   constructor(options: EngineTestingOptions = {}) {
     const database = new Database(options);
     database.onSessionsRemoved(sessionArtifactsCleanup);
+    database.onSessionsRemoved(sessionDraftsCleanup);
     database.onSessionRewound(sessionArtifactsRewind);
     database.onSessionErased(sessionMemoryErase);
     database.onSessionErased(sessionSearchErase);

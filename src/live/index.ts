@@ -11,6 +11,9 @@
  *   .watch((session) => render(session), (error) => show(error));
  * ```
  */
+
+import type { Draft } from '../public/drafts.js';
+import type { SessionKey } from '../public/sessions.js';
 import type {
   AppStateRequest,
   GetSessionRequest,
@@ -19,10 +22,12 @@ import type {
   Session,
   UserStateRequest,
 } from '../types.js';
+import { type LiveDraftStore, LiveDrafts } from './drafts.js';
 import { liveAppState, liveSessions, liveUserState } from './listing.js';
 import { LiveSession } from './session.js';
 import type { LiveOptions, LiveQuery, LiveStore } from './types.js';
 
+export type { LiveDraftStore } from './drafts.js';
 export type {
   LiveObservable,
   LiveObserver,
@@ -68,4 +73,14 @@ export function watchAppState(
   options?: LiveOptions,
 ): LiveQuery<Record<string, unknown>> {
   return liveAppState(store, request, options);
+}
+
+/**
+ * A session's drafts (`store.drafts.list`), oldest first: each grows as its reply streams in
+ * another tab, turns `interrupted` when that tab dies, and is gone once finished (its event is
+ * then in `watchSession`'s value) or dropped.
+ */
+export function watchDrafts(store: LiveDraftStore, request: SessionKey, options?: LiveOptions): LiveQuery<Draft[]> {
+  const { appName, userId, sessionId } = request;
+  return new LiveDrafts(store, { appName, userId, sessionId }, options);
 }

@@ -34,7 +34,8 @@ class RereadQuery<T> extends LiveQueryBase<T> {
   }
 }
 
-const always = (): boolean => true;
+/** A draft's write changes no session, state or listing. */
+const always = (change: StoreChange): boolean => change.type !== 'drafted';
 const writesUser = (change: StoreChange): boolean => scopesOf(change).user;
 const writesApp = (change: StoreChange): boolean => scopesOf(change).app;
 

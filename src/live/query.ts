@@ -44,7 +44,10 @@ function unsubscriber(stop: () => void): LiveUnsubscribe {
   return unsubscribe;
 }
 
-export abstract class LiveQueryBase<T> implements LiveQuery<T> {
+/** What every live query needs of its store: to hear changes, and (where it can) of its closing. */
+export type LiveFeed = Pick<LiveStore, 'subscribe' | 'onClose'>;
+
+export abstract class LiveQueryBase<T, S extends LiveFeed = LiveStore> implements LiveQuery<T> {
   private snapshot: LiveSnapshot<T> = LOADING;
   private readonly listeners = new Set<() => void>();
   private stopFeed: (() => void) | undefined;
@@ -59,7 +62,7 @@ export abstract class LiveQueryBase<T> implements LiveQuery<T> {
   declare [Symbol.observable]: () => LiveObservable<T>;
 
   constructor(
-    protected readonly store: LiveStore,
+    protected readonly store: S,
     private readonly filter: ChangeFilter,
     options: LiveOptions = {},
   ) {
@@ -80,6 +83,14 @@ export abstract class LiveQueryBase<T> implements LiveQuery<T> {
 
   /** Forgets what was noted: the next refresh reads everything. Called on start and after a failed read. */
   protected abstract reset(): void;
+
+  /** Asks for a read, as a change `accept`ed does: for what changes without a notice (a writer's death). */
+  protected poke(): void {
+    if (this.stopFeed) this.schedule(this.coalesceMs);
+  }
+
+  /** Called when the query stops (its last subscriber left, or the store closed): release what `refresh` started. */
+  protected stopped(): void {}
 
   getSnapshot = (): LiveSnapshot<T> => this.snapshot;
 
@@ -175,6 +186,7 @@ export abstract class LiveQueryBase<T> implements LiveQuery<T> {
   }
 
   private stop(): void {
+    this.stopped();
     this.generation++;
     this.stopFeed?.();
     this.stopFeed = undefined;

@@ -7,6 +7,6 @@ import type { StoreChange } from '../database/changes.js';
 
 /** The shared scopes `change` may have written (both, when an older release did not say). */
 export function scopesOf(change: StoreChange): { app: boolean; user: boolean } {
-  if (change.type === 'deleted') return { app: false, user: false };
+  if (change.type === 'deleted' || change.type === 'drafted') return { app: false, user: false };
   return change.scopes ?? { app: true, user: true };
 }

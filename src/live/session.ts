@@ -43,6 +43,8 @@ export class LiveSession extends LiveQueryBase<Session | undefined> {
 
   protected accept(change: StoreChange): boolean {
     const { userId, sessionId } = this.request;
+    // A draft's write leaves the session as it was (watchDrafts follows drafts).
+    if (change.type === 'drafted') return false;
     if (change.userId === userId && change.sessionId === sessionId) {
       if (change.type === 'appended') this.pending.push(...change.eventIds);
       else this.full = true;

@@ -8,10 +8,13 @@ import {
   type Appender,
   type AppenderOptions,
   createAppender,
+  type Draft,
+  type LiveDraftStore,
   type LiveOptions,
   type LiveQuery,
   type LiveSnapshot,
   watchAppState,
+  watchDrafts,
   watchSession,
   watchSessions,
   watchUserState,
@@ -119,6 +122,18 @@ export function useUserState(request: UserStateRequest, options?: LiveOptions): 
 /** An app's state (keys without `app:`), kept current. */
 export function useAppState(request: AppStateRequest, options?: LiveOptions): LiveSnapshot<Record<string, unknown>> {
   return useLive(watchAppState, request, options);
+}
+
+const watchStoredDrafts: Watch<SessionKey, Draft[]> = (store, request, options) => {
+  if (!(store as Partial<LiveDraftStore>).drafts) {
+    throw new TypeError('useDrafts: the provided store has no `drafts`: provide a store from openSessionStore');
+  }
+  return watchDrafts(store as ReactStore & LiveDraftStore, request, options);
+};
+
+/** A session's drafts (replies being streamed, or left interrupted), kept current (see `watchDrafts`). */
+export function useDrafts(request: SessionKey, options?: LiveOptions): LiveSnapshot<Draft[]> {
+  return useLive(watchStoredDrafts, request, options);
 }
 
 /**

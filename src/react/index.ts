@@ -12,4 +12,4 @@
 export type { Appender, AppenderOptions, AppendInput } from '../live/appender.js';
 export type { LiveOptions, LiveSnapshot } from '../live/types.js';
 export { type ReactStore, SessionStoreProvider, type SessionStoreProviderProps, useSessionStore } from './context.js';
-export { useAppendEvent, useAppState, useSession, useSessions, useUserState } from './hooks.js';
+export { useAppendEvent, useAppState, useDrafts, useSession, useSessions, useUserState } from './hooks.js';

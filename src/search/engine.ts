@@ -82,6 +82,8 @@ export class SearchEngine implements SearchBackend {
   private heard(changes: readonly StoreChange[]): void {
     let touched = false;
     for (const change of changes) {
+      // Drafts are never searched: only the events they become.
+      if (change.type === 'drafted') continue;
       const user = this.users.get(keyString([change.appName, change.userId]));
       if (!user) continue;
       user.index.touch(change.sessionId);

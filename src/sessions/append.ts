@@ -20,6 +20,7 @@ import { hasTempKeys, isEmpty, splitDelta, withoutTemp } from '../core/state.js'
 import type { StoreChange } from '../database/changes.js';
 import { type Db, handled, type Tx } from '../database/idb/index.js';
 import { keyString } from '../database/keys.js';
+import { removeDraft } from '../database/records/drafts.js';
 import { eventRecord, type SessionRecord, type StoreName, type StoreSchema } from '../database/records/index.js';
 import { appScope, userScope, writeSessionState, writeState } from '../database/records/state.js';
 import type { Durability, Event } from '../types.js';
@@ -108,6 +109,7 @@ export async function commitGroup(
   // agent's) leave the state store out, so they neither wait for nor hold it.
   const names: StoreName[] = ['sessions', 'events'];
   if (batches.some(writesState)) names.push('state');
+  if (batches.some((b) => b.finishesDraft !== undefined)) names.push('drafts', 'draftChunks');
   const tx = db.transaction(names, 'readwrite', { durability });
   try {
     return await writeGroup(tx, batches, blind, remembered);
@@ -229,7 +231,8 @@ export function writeBatch(
   };
   if (eventIds.length === 0) return { outcome, record: rec };
   tx.objectStore('sessions').put(rec);
-  const { appName, userId, sessionId } = b;
+  const { appName, userId, sessionId, finishesDraft } = b;
+  if (finishesDraft !== undefined) removeDraft(tx, [appName, userId, sessionId, finishesDraft]);
   const { revision, lastUpdateTime } = rec;
   const change: StoreChange = {
     type: 'appended',
@@ -240,6 +243,7 @@ export function writeBatch(
     lastUpdateTime,
     eventIds,
     scopes,
+    ...(finishesDraft === undefined ? {} : { draftId: finishesDraft }),
   };
   return { outcome, change, record: rec };
 }

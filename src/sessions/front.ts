@@ -49,6 +49,8 @@ interface QueuedAppend {
   /** The delta as given, `temp:` keys included: the session object sees them. */
   delta: Record<string, unknown> | undefined;
   durability: Durability | undefined;
+  /** The draft the event finishes (`appendFinishing`): it goes alone, removing the draft as it is stored. */
+  finishes?: string;
   resolve: (event: Event) => void;
   reject: (error: unknown) => void;
 }
@@ -170,7 +172,28 @@ export class SessionFront implements SessionService, SessionCatalog {
     );
   }
 
-  private enqueue(request: AppendEventRequest, stored: Event, together: object | undefined): Promise<Event> {
+  /**
+   * `appendEvent` for a draft's final event (src/drafts): the draft is removed in the transaction
+   * that stores the event, or stays if it is refused. For the drafts front, not the public surface.
+   */
+  appendFinishing(request: AppendEventRequest, draftId: string): Promise<Event> {
+    if (partialEvent(request))
+      return Promise.reject(new InvalidInputError('finish: the final event must not be partial'));
+    let stored: Event;
+    try {
+      stored = storedForm(request);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.enqueue(request, stored, {}, draftId);
+  }
+
+  private enqueue(
+    request: AppendEventRequest,
+    stored: Event,
+    together: object | undefined,
+    finishes?: string,
+  ): Promise<Event> {
     const { session, event, durability } = request;
     // The session object sees `temp:` keys; the stored event never does (the caller's loses them once stored).
     const delta = event.actions?.stateDelta;
@@ -178,6 +201,7 @@ export class SessionFront implements SessionService, SessionCatalog {
     const key = JSON.stringify([session.appName, session.userId, session.id]);
     return new Promise((resolve, reject) => {
       const item: QueuedAppend = { session, together, event, stored, delta, durability, resolve, reject };
+      if (finishes !== undefined) item.finishes = finishes;
       const queue = this.queues.get(key);
       if (queue) queue.push(item);
       else {
@@ -227,6 +251,7 @@ export class SessionFront implements SessionService, SessionCatalog {
       events: run.map((item) => item.stored),
       ...(durability ? { durability } : {}),
       ...(run[0]?.together ? { allOrNothing: true as const } : {}),
+      ...(run[0]?.finishes === undefined ? {} : { finishesDraft: run[0].finishes }),
     };
     let outcome: Awaited<ReturnType<Backend['appendEvents']>>;
     try {

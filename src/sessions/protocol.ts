@@ -64,6 +64,8 @@ export interface AppendBatch {
    * them all, each with its error (otherwise each event fails alone).
    */
   allOrNothing?: true;
+  /** The draft the batch's event finishes (src/drafts): removed in the transaction that stores the event. */
+  finishesDraft?: string;
 }
 
 export interface AppendOutcome {

@@ -117,6 +117,7 @@ export const appendBatchSchema = built(() =>
     events: z.array(z.unknown()).check(z.maxLength(MAX_BATCH_EVENTS, `must hold at most ${MAX_BATCH_EVENTS} events`)),
     durability: opt(durabilitySchema()),
     allOrNothing: opt(z.literal(true)),
+    finishesDraft: opt(eventIdSchema),
   }),
 );
 

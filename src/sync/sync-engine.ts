@@ -76,7 +76,10 @@ export class SyncEngine {
   /** Starts the schedule: a round now, then as described above. */
   start(): this {
     this.feed = new ChangeFeed(this.host.dbName);
-    this.unsubscribe = this.feed.subscribe(this.user, () => this.schedulePush());
+    // Drafts never sync: only the events they become.
+    this.unsubscribe = this.feed.subscribe(this.user, (change) => {
+      if (change.type !== 'drafted') this.schedulePush();
+    });
     if (this.options.live !== false) void this.listen();
     void this.syncNow();
     return this;

@@ -21,6 +21,7 @@ export const STORE_MEMBERS = [
   'mode',
   'artifacts',
   'memory',
+  'drafts',
   'ready',
   'closed',
   'onClose',
@@ -49,9 +50,10 @@ type Unlisted = Exclude<keyof SessionStore, (typeof STORE_MEMBERS)[number]>;
 // A compile error names the member added to `SessionStore` but not to the list.
 export const everyMemberListed: [Unlisted] extends [never] ? true : Unlisted = true;
 
-const VALUES = new Set<string>(['mode', 'artifacts', 'memory', 'ready', 'closed']);
+const VALUES = new Set<string>(['mode', 'artifacts', 'memory', 'drafts', 'ready', 'closed']);
 const ARTIFACT_METHODS = ['saveArtifact', 'loadArtifact', 'saveArtifactBlob', 'loadArtifactBlob', 'listArtifactKeys'];
 const MEMORY_METHODS = ['addSessionToMemory', 'addEventsToMemory', 'searchMemory', 'deleteMemory', 'deleteMemories'];
+const DRAFT_METHODS = ['begin', 'list', 'resume', 'keep', 'drop'];
 
 export interface SurfaceSetup {
   /** A store on a fresh database of its own. */
@@ -93,6 +95,9 @@ export function describeStoreSurface(label: string, setup: () => SurfaceSetup): 
         for (const method of MEMORY_METHODS) {
           expect(typeof (store.memory as unknown as Record<string, unknown>)[method], method).toBe('function');
         }
+        for (const method of DRAFT_METHODS) {
+          expect(typeof (store.drafts as unknown as Record<string, unknown>)[method], method).toBe('function');
+        }
       }));
 
     it('is ready and open, and every capability answers on the one database', () =>
@@ -116,11 +121,27 @@ export function describeStoreSurface(label: string, setup: () => SurfaceSetup): 
         });
         await store.memory.addSessionToMemory(session);
         expect((await store.memory.searchMemory({ ...key, query: 'harbour' })).memories).toHaveLength(1);
+        const reply = await store.drafts.begin({ session, id: 'reply' });
+        reply.append({ text: 'Harbour ' });
+        reply.append({ text: 'lights' });
+        await reply.flush();
+        const [draft, ...others] = await store.drafts.list({ ...key, sessionId: 's1' });
+        expect(others).toEqual([]);
+        expect([draft?.id, draft?.content, draft?.interrupted]).toEqual([
+          'reply',
+          { role: 'model', parts: [{ text: 'Harbour lights' }] },
+          false,
+        ]);
+        expect((await reply.finish()).content).toEqual(draft?.content);
+        expect(await store.drafts.list({ ...key, sessionId: 's1' })).toEqual([]);
+        expect((await store.getSession({ ...key, sessionId: 's1' }))?.events.at(-1)?.id).toBe('reply');
         // Checked where sync runs (the worker, or this thread), before anything starts.
         await expect(
           store.sync({ url: 'ftp://nowhere', token: 't', appName: key.appName, userId: key.userId }),
         ).rejects.toBeInstanceOf(InvalidInputError);
-        await expect.poll(() => heard.map((c) => c.type)).toEqual(['created', 'appended', 'appended']);
+        await expect
+          .poll(() => heard.map((c) => c.type))
+          .toEqual(['created', 'appended', 'appended', 'drafted', 'drafted', 'appended']);
         unsubscribe();
       }));
 

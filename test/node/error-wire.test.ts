@@ -10,6 +10,8 @@ import { fromWireError, toWireError } from '../../src/core/errors.js';
 import * as api from '../../src/index.js';
 import {
   AlreadyExistsError,
+  DraftInUseError,
+  DraftNotFoundError,
   EventNotFoundError,
   InvalidInputError,
   InvocationNotFoundError,
@@ -31,6 +33,8 @@ const samples: SessionStoreError[] = [
   new SessionNotFoundError('missing'),
   new InvocationNotFoundError('Invocation ID not found: inv1'),
   new EventNotFoundError('erase: no event "e9" in session s1'),
+  new DraftNotFoundError('writeDraft: draft d1 is not stored'),
+  new DraftInUseError('resume: draft d1 is still being written by a live tab'),
   new StaleSessionError('stale'),
   new InvalidInputError('bad'),
   new QuotaExceededError('full'),

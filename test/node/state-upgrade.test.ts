@@ -8,7 +8,11 @@ import { IDBFactory as FakeIDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, SCHEMA_VERSION, shippedUpgrades } from '../../src/database/open.js';
 import { IndexedDbSessionService, type Session } from '../../src/index.js';
-import { buildV4Database, V4_READ, V4_VERSION } from '../fixtures/v4-layout.js';
+import { dumpedLayout } from '../fixtures/dumped-layout.js';
+
+const { version: V4_VERSION, read: V4_READ, build: buildV4Database } = dumpedLayout(4);
+/** The step that keeps state per key (version 5). */
+const STATE_STEP = 5;
 
 const NAME = 'written-by-release-4';
 // JSON text keeps a `__proto__` key as an own key on both sides of a comparison.
@@ -76,9 +80,9 @@ describe('a version-4 database (state kept whole) written by the previous releas
 
   it('a crash part-way through the upgrade leaves version 4 intact, and the next open upgrades it in full', async () => {
     const crashed = [
-      ...shippedUpgrades.slice(0, -1),
+      ...shippedUpgrades.slice(0, STATE_STEP),
       (db: IDBDatabase, tx: IDBTransaction) => {
-        (shippedUpgrades.at(-1) as (db: IDBDatabase, tx: IDBTransaction) => void)(db, tx);
+        (shippedUpgrades[STATE_STEP] as (db: IDBDatabase, tx: IDBTransaction) => void)(db, tx);
         // The conversion's requests are issued; the tab dies before the transaction commits.
         tx.objectStore('sessions').openCursor().onsuccess = () => tx.abort();
       },

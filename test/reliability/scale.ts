@@ -31,6 +31,8 @@ export interface ReliabilityScale {
   /** Page-close trials (a second page closed mid-stream) and appends per stream. */
   pageCloseTrials: number;
   pageCloseAppends: number;
+  /** Streamed replies whose tab is closed at a random moment. */
+  draftCloseTrials: number;
   /** Load: tabs x writers x events per writer. */
   loadTabs: number;
   loadWriters: number;
@@ -56,6 +58,7 @@ export function reliabilityScale(env: ReliabilityEnv): ReliabilityScale {
       crashAppends: 120,
       pageCloseTrials: 40,
       pageCloseAppends: 400,
+      draftCloseTrials: 50,
       loadTabs: 4,
       loadWriters: 20,
       loadEvents: 200,
@@ -75,6 +78,7 @@ export function reliabilityScale(env: ReliabilityEnv): ReliabilityScale {
     crashAppends: 60,
     pageCloseTrials: 6,
     pageCloseAppends: 200,
+    draftCloseTrials: 8,
     loadTabs: 4,
     loadWriters: 20,
     loadEvents: 20,

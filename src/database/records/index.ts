@@ -7,6 +7,7 @@
 
 import type { Event } from '../../types.js';
 import type { ArtifactKey, ArtifactRecord } from './artifacts.js';
+import type { DraftChunkKey, DraftChunkRecord, DraftHeadRecord, DraftKey } from './drafts.js';
 import type { MemoryKey, MemoryRecord, MemoryVersionRecord } from './memory.js';
 import type { SearchShardKey, SearchShardRecord } from './search.js';
 import type { SessionHead, StateEntry } from './state.js';
@@ -106,6 +107,8 @@ export type StoreSchema = {
   memoryVersions: { key: [string, string]; value: MemoryVersionRecord; indexes: Record<never, never> };
   syncSessions: { key: [string, string, string]; value: SyncMark; indexes: Record<never, never> };
   syncUsers: { key: [string, string]; value: SyncUser; indexes: Record<never, never> };
+  drafts: { key: DraftKey; value: DraftHeadRecord; indexes: Record<never, never> };
+  draftChunks: { key: DraftChunkKey; value: DraftChunkRecord; indexes: Record<never, never> };
 };
 
 export type StoreName =
@@ -119,6 +122,8 @@ export type StoreName =
   | 'memories'
   | 'memoryVersions'
   | 'syncSessions'
-  | 'syncUsers';
+  | 'syncUsers'
+  | 'drafts'
+  | 'draftChunks';
 /** The session stores. Not `artifacts`: a long Blob write there must not hold up session reads. */
 export const ALL_STORES: StoreName[] = ['sessions', 'events', 'appState', 'userState', 'state'];

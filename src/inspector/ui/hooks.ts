@@ -61,8 +61,9 @@ export function useRead<T>(
       );
     };
     run();
-    const stop = store.subscribe(filter, () => {
-      timer ??= setTimeout(run, 16);
+    const stop = store.subscribe(filter, (change) => {
+      // A draft's write changes nothing these views read.
+      if (change.type !== 'drafted') timer ??= setTimeout(run, 16);
     });
     return () => {
       live = false;
