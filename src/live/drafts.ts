@@ -10,11 +10,12 @@ import type { StoreChange } from '../database/changes.js';
 import type { DraftsFront } from '../drafts/index.js';
 import type { Draft } from '../public/drafts.js';
 import type { SessionKey } from '../public/sessions.js';
-import { type LiveFeed, LiveQueryBase, UNCHANGED } from './query.js';
-import type { LiveOptions } from './types.js';
+import { LiveQueryBase, UNCHANGED } from './query.js';
+import type { LiveOptions, LiveStore } from './types.js';
 
 /** What `watchDrafts` needs of a store: its `drafts`, and its change feed. */
-export interface LiveDraftStore extends LiveFeed {
+export interface LiveDraftStore extends Pick<LiveStore, 'subscribe' | 'onClose'> {
+  /** The store's drafts: what is read, and whose writers are waited on. */
   readonly drafts: Pick<DraftsFront, 'list' | 'untilWriterGone'>;
 }
 

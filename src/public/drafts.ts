@@ -23,12 +23,17 @@ export interface DraftDelta {
 export interface Draft {
   /** The draft's id (given to `begin`, or made there); the final event gets it too unless it has its own. */
   id: string;
+  /** The session's app. */
   appName: string;
+  /** The session's user. */
   userId: string;
+  /** The session the reply belongs to. */
   sessionId: string;
   /** The final event's author. */
   author: string;
+  /** The final event's invocation. */
   invocationId?: string;
+  /** The final event's branch (ADK's agent path). */
   branch?: string;
   /** What `begin` was given to keep with the draft (an AI SDK message id, say). */
   customMetadata?: Record<string, unknown>;
@@ -52,7 +57,9 @@ export interface BeginDraftRequest {
   session: Session;
   /** Default `'model'`. */
   author?: string;
+  /** The final event's invocation. */
   invocationId?: string;
+  /** The final event's branch (ADK's agent path). */
   branch?: string;
   /** The draft's id; default a fresh one. */
   id?: string;
@@ -67,7 +74,9 @@ export interface BeginDraftRequest {
 
 /** `drafts.resume`: take over an interrupted draft and continue it. */
 export interface ResumeDraftRequest {
+  /** The session the draft belongs to: `finish` appends to it. */
   session: Session;
+  /** The draft to take over. */
   draftId: string;
   /** As `BeginDraftRequest.maxLossMs`. */
   maxLossMs?: number;
@@ -75,6 +84,7 @@ export interface ResumeDraftRequest {
 
 /** Names one draft of a session. */
 export interface DraftRequest extends SessionKey {
+  /** The draft's id. */
   draftId: string;
 }
 
@@ -98,6 +108,7 @@ export interface FinishDraftOptions {
  * its final event in one transaction.
  */
 export interface DraftWriter {
+  /** The draft's id, and the default final event's. */
   readonly id: string;
   /** What was appended so far, written or not. */
   readonly content: Content;
