@@ -14,11 +14,17 @@ const REGISTRY = Symbol.for('idb-adk-sessions.draft-locks');
 type Locks = {
   request(
     name: string,
-    options: { ifAvailable?: boolean; signal?: AbortSignal },
+    options: { ifAvailable?: boolean; signal?: AbortSignal; mode?: 'shared' | 'exclusive' },
     callback: (lock: unknown) => Promise<void>,
   ): Promise<void>;
-  query(): Promise<{ held?: { name?: string }[] }>;
+  query(): Promise<{ held?: { name?: string; mode?: string }[] }>;
 };
+
+/** The draft locks a writer holds (exclusive): a waiter's brief shared hold is not a writer. */
+async function writersHolding(api: Locks): Promise<Set<string | undefined>> {
+  const { held = [] } = await api.query();
+  return new Set(held.filter((lock) => lock.mode !== 'shared').map((lock) => lock.name));
+}
 
 const locks = (): Locks | undefined => (globalThis as { navigator?: { locks?: Locks } }).navigator?.locks ?? undefined;
 
@@ -42,15 +48,17 @@ export async function holdDraft(name: string): Promise<(() => void) | undefined>
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const granted = await new Promise<boolean>((answer, refused) => {
-      api
-        .request(name, { ifAvailable: true }, (lock) => {
-          answer(lock !== null);
-          return lock === null ? Promise.resolve() : held;
-        })
-        .catch(refused);
-    });
-    if (!granted) return undefined;
+    const take = (ifAvailable: boolean) =>
+      new Promise<boolean>((answer, refused) => {
+        api
+          .request(name, { ifAvailable }, (lock) => {
+            answer(lock !== null);
+            return lock === null ? Promise.resolve() : held;
+          })
+          .catch(refused);
+      });
+    // Not free: a writer holds it, or only a waiter (`whenDraftFree`), which lets go at once.
+    if (!(await take(true)) && ((await writersHolding(api)).has(name) || !(await take(false)))) return undefined;
   }
   local.add(name);
   return () => {
@@ -64,18 +72,18 @@ export async function heldDrafts(): Promise<(name: string) => boolean> {
   const local = registry();
   const api = locks();
   if (!api) return (name) => local.has(name);
-  const { held = [] } = await api.query();
-  const names = new Set(held.map((lock) => lock.name));
+  const names = await writersHolding(api);
   return (name) => local.has(name) || names.has(name);
 }
 
 /**
  * Resolves when lock `name` is free (its writer finished or died), or never where
- * there are no Web Locks. `signal` withdraws the wait. Released at once when granted:
- * a waiter never holds up a writer taking the draft over.
+ * there are no Web Locks. `signal` withdraws the wait. Asked for shared, so waiters
+ * never exclude each other, and a reader seeing it held knows it is no writer; let go
+ * at once when granted.
  */
 export function whenDraftFree(name: string, signal: AbortSignal): Promise<void> {
   const api = locks();
   if (!api) return new Promise(() => {});
-  return api.request(name, { signal }, async () => {}).catch(() => new Promise(() => {}));
+  return api.request(name, { signal, mode: 'shared' }, async () => {}).catch(() => new Promise(() => {}));
 }

@@ -102,6 +102,7 @@ describe('crash mid-stream: the tab of a streaming reply closed (Playwright)', (
       await reader.close();
       await deleteDatabase(dbName);
       expect(tally.interrupted).toBeGreaterThan(0);
+      expect(tally.chunksChecked).toBeGreaterThan(0);
       report('crash: streaming reply closed', { seed: scale.seed, trials: scale.draftCloseTrials, ...tally, lost: 0 });
     },
     scale.timeoutMs,
