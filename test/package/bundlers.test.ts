@@ -64,6 +64,7 @@ const LAZY_PARTS = {
   memory: 'addSessionToMemory',
   sync: 'onStatus must be a function',
   imports: 'an event id is given twice in one session',
+  drafts: 'was taken over by another writer',
 };
 const STARTUP_MARKER = 'the client must say hello before any other call';
 
@@ -173,8 +174,10 @@ describe('the page bundle (vite build)', () => {
     // worker starting beside the read made it nearly twice as slow); the reads' code is a chunk.
     // Raised to 14,000 B for what that start must not lose (13,544 -> 13,818 B): a worker its
     // constructor refuses rejects calls in words, a held-up read holds nothing up long, and a
-    // request is taken when the call is made.
-    expect(page).toBeLessThan(14_000);
+    // request is taken when the call is made. Raised to 14,500 B for `store.drafts` (14,284 B): its
+    // calls forwarded to a chunk fetched after start (the writer, its fold and its locks are not here)
+    // and the final append that removes its draft in the same transaction.
+    expect(page).toBeLessThan(14_500);
     // Module workers split: artifacts, search, memory, sync, imports, compaction reads and sealing are chunks
     // fetched after start-up.
     // Budgets raised by 500 B when appends began naming only the stores they write (+45 B, an
@@ -186,7 +189,10 @@ describe('the page bundle (vite build)', () => {
       // that fetches the parts after the first answer so their first use works offline. Raised to
       // 26,500 B for erase: its request check, its method, and the memory and search hooks that join
       // its transaction (their code is a chunk of its own) (vite es 26,033, dist 26,095, webpack 26,140 B).
-      expect(worker.startup).toBeLessThan(26_500);
+      // Raised to 27,000 B for drafts (vite es 26,422, dist 26,494, webpack 26,527 B): the schema step
+      // making their stores, the append that removes a finished draft in its own transaction, and the
+      // clean-up removing a deleted session's drafts; the drafts' engine and checks are a chunk.
+      expect(worker.startup).toBeLessThan(27_000);
     }
     expect(es.lazy.length).toBeGreaterThanOrEqual(4);
     // A classic worker is one file: everything inlined.
@@ -200,8 +206,9 @@ describe('the page bundle (vite build)', () => {
     // initial state it restores and the artifact versions it writes (+1.4 KB, 54,361 -> 55,768 B), and
     // to 57,500 B for erase and what it removes beside the events (memory entries, saved search shards;
     // 57,096 B, its three chunks 1.9 KB), and to 58,500 B for erasures over sync (sending this
-    // device's, applying the server's, the guard for a push answered late: 57,108 -> 58,332 B).
-    expect(iife.startup).toBeLessThan(58_500);
+    // device's, applying the server's, the guard for a push answered late: 57,108 -> 58,332 B), and to
+    // 61,000 B for drafts (their engine, request checks and hooks: 58,289 -> 60,369 B).
+    expect(iife.startup).toBeLessThan(61_000);
   });
 
   it('ships in dist/worker/ only the worker and the chunks it loads', () => {
