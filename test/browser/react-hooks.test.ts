@@ -13,6 +13,7 @@ import {
   SessionStoreProvider,
   useAppendEvent,
   useAppState,
+  useDrafts,
   useSession,
   useSessions,
   useUserState,
@@ -128,6 +129,26 @@ describe('React hooks', () => {
       event: makeEvent({ timestamp: Date.now() + 60_000, stateDelta: { 'user:name': 'Ada', 'app:n': 1 } }),
     });
     await expect.poll(() => container.textContent).toBe('first,second | {"name":"Ada"} | {"n":1}');
+  });
+
+  it("useDrafts: another tab's reply grows as it streams and leaves when finished, its event then in useSession", async () => {
+    const { reader, writer } = tabs();
+    const session = await writer.createSession(key);
+    function Reply(): ReactNode {
+      const drafts = useDrafts(key);
+      const events = useSession(key).value?.events.length ?? 0;
+      const text = drafts.value?.map((d) => d.content.parts?.map((p) => p.text).join('')).join('|') ?? '…';
+      return `${text} (${events} events)`;
+    }
+    const { container } = mount(reader, createElement(Reply));
+    await expect.poll(() => container.textContent).toBe(' (0 events)');
+    const draft = await writer.drafts.begin({ session, maxLossMs: 0 });
+    draft.append({ text: 'Hello' });
+    await expect.poll(() => container.textContent).toBe('Hello (0 events)');
+    draft.append({ text: ', Ada' });
+    await expect.poll(() => container.textContent).toBe('Hello, Ada (0 events)');
+    await draft.finish();
+    await expect.poll(() => container.textContent).toBe(' (1 events)');
   });
 
   it('useAppendEvent: when another tab moved the session on, re-reads, rebuilds from the fresh state, retries', async () => {
