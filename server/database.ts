@@ -1,11 +1,17 @@
 /**
  * Opening ADK's `DatabaseSessionService` and the change log the server keeps
- * beside ADK's tables, in the same database. ADK's `init()` creates or updates
- * its own tables and leaves others alone.
+ * beside ADK's tables, in the same database, with the coordination its
+ * dialect allows (coordination.ts). ADK's `init()` creates or updates its own
+ * tables and leaves others alone. A libsql file belongs to one process (its
+ * locks and pokes are in-process: a second one would hand out the same sequence
+ * numbers), so a second process opening it gets `DatabaseInUseError` instead of
+ * sharing it (owner-file.ts says how, and why not SQLite's own exclusive lock).
  */
 import { type Event as AdkEvent, DatabaseSessionService } from '@google/adk';
 import type { MikroORM } from '@mikro-orm/core';
-import { appendToAdk, rewriteInAdk } from './adk-tables.js';
+import { appendToAdk } from './adk-tables.js';
+import { type Coordinator, localCoordinator, postgresCoordinator } from './coordination.js';
+import { ownFile } from './owner-file.js';
 
 export interface DatabaseOptions {
   /** `postgres://...`: Postgres. Otherwise `file` (libsql, embedded). */
@@ -31,22 +37,23 @@ export interface EventRewrite extends SessionKey {
 
 export interface Database {
   sessions: DatabaseSessionService;
+  /** Outside any transaction: reads that need no lock. */
   sql: Sql;
-  /**
-   * Rewrites events in ADK's own table in one transaction, through ADK's own mapping (its service
-   * has no call for it: an erasure is the only rewrite). Time, order and the session are unchanged.
-   */
-  rewriteEvents(change: EventRewrite): Promise<void>;
+  /** Locks and commits (writes of the log and ADK's rows go through its sections' `atomic`). */
+  coordinator: Coordinator;
   /**
    * Appends `events` (timestamps above the session's) to a session of ADK's tables in one
    * transaction: what ADK's `appendEvent` writes for each in turn (the event row, or a rewrite of
    * the row of its id; its state delta in the session's, user's and app's state, `temp:` keys left
-   * out; the session's update time; nothing of a partial event), in one commit instead of one per event.
+   * out; the session's update time; nothing of a partial event), in one commit instead of one per
+   * event. The server itself appends inside a section's `atomic`, with the log's rows.
    */
   appendEvents(key: SessionKey, events: AdkEvent[]): Promise<void>;
   dialect: 'postgres' | 'libsql';
   close(): Promise<void>;
 }
+
+export { DatabaseInUseError } from './owner-file.js';
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const postgres = options.url !== undefined && /^postgres(ql)?:\/\//.test(options.url);
@@ -60,7 +67,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const { LibSqlDriver } = await import('@mikro-orm/libsql');
     sessions = new DatabaseSessionService({ driver: LibSqlDriver, dbName: options.file ?? 'sync.db' });
   }
-  await sessions.init();
+  // Before ADK's init touches the file: a second process must not even update the schema under the first.
+  const owner = postgres ? undefined : ownFile(options.file ?? 'sync.db');
+  try {
+    await sessions.init();
+  } catch (error) {
+    owner?.release();
+    throw error;
+  }
   // ADK 2.0's service has no close() and keeps its ORM on a property it does not declare.
   const orm = (sessions as unknown as { orm: MikroORM }).orm;
   const connection = orm.em.getConnection();
@@ -68,22 +82,25 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // WAL: one sync per commit instead of a rollback journal's several (measured: about half the time per append).
   if (!postgres) await sql('PRAGMA journal_mode=WAL');
   for (const statement of CHANGE_LOG) await sql(statement);
-  const rewriteEvents = (change: EventRewrite) => orm.em.fork().transactional((em) => rewriteInAdk(em, change));
-  const appendEvents = (key: SessionKey, events: AdkEvent[]) =>
-    orm.em.fork().transactional((em) => appendToAdk(em, key, events));
   return {
     sessions,
     sql,
-    rewriteEvents,
-    appendEvents,
+    coordinator: postgres ? postgresCoordinator(orm) : localCoordinator(orm, sql),
+    appendEvents: (key, events) => orm.em.fork().transactional((em) => appendToAdk(em, key, events)),
     dialect: postgres ? 'postgres' : 'libsql',
-    close: () => orm.close(),
+    async close() {
+      try {
+        await orm.close();
+      } finally {
+        owner?.release();
+      }
+    },
   };
 }
 
 /**
  * One row per change a user's devices must hear, `seq` dense per (app, user)
- * and assigned under the server's per-user lock, so a cursor never skips a
+ * and assigned under the user's lock (coordination.ts), so a cursor never skips a
  * row committed late. `pos` is the event's position in its session (0 for a
  * creation); `data` is the event or initial state as JSON, so a pull reads
  * this table alone.

@@ -1,7 +1,7 @@
 /**
  * Keyed mutual exclusion inside one server process: work under the same key
- * runs one at a time, in arrival order. The server is one process; a second
- * process on the same database would need the database's own locks.
+ * runs one at a time, in arrival order. Enough for libsql, which one process
+ * owns; on Postgres the locks are the database's (coordination.ts).
  */
 export class KeyedLock {
   private readonly tails = new Map<string, Promise<unknown>>();

@@ -43,6 +43,8 @@ export interface RunningSyncServer {
 export async function startSyncServer(options: SyncServerOptions): Promise<RunningSyncServer> {
   const database = await openDatabase(options);
   const service = new SyncService(database);
+  // Before listening for requests: a change stream opened at once must hear other processes' changes.
+  await service.listen();
   const app = createSyncApp({
     service,
     authenticate: options.authenticate,
@@ -66,6 +68,7 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
       // Open change streams would hold the listener open for ever.
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await service.close();
       await database.close();
     },
   };

@@ -4,20 +4,24 @@
  * head, each event stamped strictly later than the one before it so ADK's own
  * readers (which order by timestamp) see the order the devices see.
  *
- * Locks: a session's lock is held by a push and by a server-side agent run
- * (`runExclusive`), so the two never interleave; a user's lock is held by every
- * change-log write, so sequence numbers are handed out and committed in order.
- * Session lock first, then user lock.
+ * Locks (coordination.ts: in this process on libsql, in the database on
+ * Postgres, so any number of processes share one): a session's lock is held by
+ * a push and by a server-side agent run (`runExclusive`), so the two never
+ * interleave; a user's lock is held by every change-log write, so sequence
+ * numbers are handed out and committed in order. Session lock first, then user
+ * lock. A push's, an erasure's and a catch-up's writes to ADK's rows and to the
+ * log are one commit; a change is announced to every process's change streams
+ * after it.
  */
 import type { Event as AdkEvent, DatabaseSessionService } from '@google/adk';
 import { withoutTemp } from '../src/core/state.js';
 import { erasedForm, isErased } from '../src/sessions/erased.js';
 import type { Change, Erasure, Placed, Positioned } from '../src/sync/wire.js';
 import type { Event } from '../src/types.js';
+import type { Coordinator, Section, Writer } from './coordination.js';
 import type { Database } from './database.js';
-import { KeyedLock, lockKey } from './locks.js';
-import { ChangeLog, type Head, type NewRow, type UserKey } from './log.js';
-
+import { lockKey } from './locks.js';
+import { ChangeLog, type NewRow, type UserKey } from './log.js';
 export type PushResult =
   | { status: 'accepted'; head: number; placed: Placed[] }
   | { status: 'conflict'; head: number; events: Positioned[] }
@@ -36,118 +40,140 @@ type Poke = (cursor: number) => void;
 
 export class SyncService {
   readonly sessions: DatabaseSessionService;
-  private readonly log: ChangeLog;
-  private readonly sessionLocks = new KeyedLock();
-  private readonly userLocks = new KeyedLock();
+  private readonly coordinator: Coordinator;
+  /** Reads that need no lock: a cursor only moves past rows that are committed. */
+  private readonly reads: ChangeLog;
   private readonly reconciled = new Set<string>();
   private readonly listeners = new Map<string, Set<Poke>>();
+  private notices: { close(): Promise<void> } | undefined;
 
   constructor(readonly database: Database) {
     this.sessions = database.sessions;
-    this.log = new ChangeLog(database.sql);
+    this.coordinator = database.coordinator;
+    this.reads = new ChangeLog(database.sql);
+  }
+
+  /** Starts hearing the changes other server processes make (Postgres); `close` stops it. */
+  async listen(): Promise<void> {
+    this.notices ??= await this.coordinator.listen(
+      (payload) => {
+        const [appName, userId, cursor] = JSON.parse(payload) as [string, string, number];
+        this.poke({ appName, userId }, cursor);
+      },
+      () => void this.pokeAll(),
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.notices?.close();
+    this.notices = undefined;
   }
 
   /** Appends `events` after position `after`; see `PushResult`. Idempotent by event id. */
   push(user: UserKey, sessionId: string, after: number, events: Event[]): Promise<PushResult> {
-    return this.sessionLocks.run(sessionLock(user, sessionId), () =>
-      this.underUser(user, async () => {
-        const head = await this.log.head(user, sessionId);
-        if (!head) return { status: 'not-found' };
-        if (after > head.pos) return { status: 'ahead', head: head.pos };
-        const ids = events.map((e) => e.id);
-        const known = await this.log.placed(user, sessionId, head, ids);
-        if (after < head.pos) {
-          const tail = await this.log.eventsAfter(user, sessionId, head, after);
-          // A replay of a push whose answer was lost finds only its own events past `after`.
-          if (tail.some((t) => !known.has(t.event.id))) return { status: 'conflict', head: head.pos, events: tail };
-        }
-        const fresh = events.filter((e, i) => !known.has(e.id) && ids.indexOf(e.id) === i);
-        const rows = await this.appendToAdk(user, sessionId, head, fresh);
-        const placed = new Map(known);
-        for (const r of rows) placed.set(r.eventId as string, { pos: r.pos, ts: r.ts });
-        const newHead = rows.length > 0 ? await this.record(user, rows, head.pos + rows.length) : head.pos;
-        return {
-          status: 'accepted',
-          head: newHead,
-          placed: ids.map((id) => {
-            const p = placed.get(id) as { pos: number; ts: number };
-            return { id, pos: p.pos, timestamp: p.ts };
-          }),
-        };
-      }),
-    );
+    return this.locked(user, sessionId, async (section, done): Promise<PushResult> => {
+      const log = new ChangeLog(section.sql);
+      const head = await log.head(user, sessionId);
+      if (!head) return { status: 'not-found' };
+      if (after > head.pos) return { status: 'ahead', head: head.pos };
+      const ids = events.map((e) => e.id);
+      const known = await log.placed(user, sessionId, head, ids);
+      if (after < head.pos) {
+        const tail = await log.eventsAfter(user, sessionId, head, after);
+        // A replay of a push whose answer was lost finds only its own events past `after`.
+        if (tail.some((t) => !known.has(t.event.id))) return { status: 'conflict', head: head.pos, events: tail };
+      }
+      const fresh = events.filter((e, i) => !known.has(e.id) && ids.indexOf(e.id) === i);
+      const { rows, forAdk } = stamp(sessionId, head, fresh);
+      const placed = new Map(known);
+      for (const r of rows) placed.set(r.eventId as string, { pos: r.pos, ts: r.ts });
+      if (rows.length > 0) {
+        await section.atomic(async (w) => {
+          if (forAdk.length > 0) await w.appendEvents({ ...user, sessionId }, forAdk);
+          await this.record(user, w, rows, done);
+        });
+      }
+      return {
+        status: 'accepted',
+        head: head.pos + rows.length,
+        placed: ids.map((id) => {
+          const p = placed.get(id) as { pos: number; ts: number };
+          return { id, pos: p.pos, timestamp: p.ts };
+        }),
+      };
+    });
   }
 
   /** Creates a session; `exists` when the id is taken (by this device's earlier try or another's). */
   create(user: UserKey, sessionId: string, state: Record<string, unknown>): Promise<'created' | 'exists'> {
-    return this.sessionLocks.run(sessionLock(user, sessionId), () =>
-      this.underUser(user, async () => {
-        if (await this.log.head(user, sessionId)) return 'exists';
-        const kept = withoutTemp(state);
+    return this.locked(user, sessionId, async (section, done) => {
+      if (await new ChangeLog(section.sql).head(user, sessionId)) return 'exists';
+      const kept = withoutTemp(state);
+      // An earlier try whose process died between ADK's commit and the log's: ADK has it, the log does not.
+      if (!(await this.sessions.getSession({ ...user, sessionId }))) {
         await this.sessions.createSession({ ...user, sessionId, state: kept });
-        await this.record(user, [{ kind: 'created', sessionId, pos: 0, eventId: null, ts: Date.now(), data: kept }]);
-        return 'created';
-      }),
-    );
+      }
+      const row: NewRow = { kind: 'created', sessionId, pos: 0, eventId: null, ts: Date.now(), data: kept };
+      await section.atomic((w) => this.record(user, w, [row], done));
+      return 'created';
+    });
   }
 
   /** Deletes a session; deleting one that does not exist is not an error (a replay). */
   remove(user: UserKey, sessionId: string): Promise<void> {
-    return this.sessionLocks.run(sessionLock(user, sessionId), () =>
-      this.underUser(user, async () => {
-        const head = await this.log.head(user, sessionId);
-        await this.sessions.deleteSession({ ...user, sessionId });
-        if (head) {
-          await this.record(user, [
-            { kind: 'deleted', sessionId, pos: head.pos, eventId: null, ts: Date.now(), data: {} },
-          ]);
-        }
-      }),
-    );
+    return this.locked(user, sessionId, async (section, done) => {
+      const head = await new ChangeLog(section.sql).head(user, sessionId);
+      await this.sessions.deleteSession({ ...user, sessionId });
+      if (head) {
+        const row: NewRow = { kind: 'deleted', sessionId, pos: head.pos, eventId: null, ts: Date.now(), data: {} };
+        await section.atomic((w) => this.record(user, w, [row], done));
+      }
+    });
   }
 
   /**
    * Erases the session's events `erasures` names in the server's copies (ADK's table and the log),
    * by the rule devices erase by (`erasedForm`, each at its `at`), and logs one `erased` change for
    * those not erased before; ids the session lacks are passed over. Resolves that count. The change
-   * is logged first: after a crash, the device's retry finds the copies unerased and does it all again.
+   * and both rewrites are one commit: a retry after a crash finds all of it done or none.
    */
   erase(user: UserKey, sessionId: string, erasures: Erasure[]): Promise<number | 'not-found'> {
-    return this.sessionLocks.run(sessionLock(user, sessionId), () =>
-      this.underUser(user, async () => {
-        const head = await this.log.head(user, sessionId);
-        if (!head) return 'not-found';
-        const at = new Map(erasures.map((e) => [e.id, e.at]));
-        const erase = (event: Event) => erasedForm(event, at.get(event.id) as number);
-        const logged = await this.log.logged(user, sessionId, head, [...at.keys()]);
-        const fresh = logged.filter((r) => !isErased(r.event));
+    return this.locked(user, sessionId, async (section, done) => {
+      const head = await new ChangeLog(section.sql).head(user, sessionId);
+      if (!head) return 'not-found';
+      const at = new Map(erasures.map((e) => [e.id, e.at]));
+      const erase = (event: Event) => erasedForm(event, at.get(event.id) as number);
+      const logged = await new ChangeLog(section.sql).logged(user, sessionId, head, [...at.keys()]);
+      const fresh = logged.filter((r) => !isErased(r.event));
+      return section.atomic(async (w) => {
         if (fresh.length > 0) {
           const data = { erasures: fresh.map((r) => ({ id: r.event.id, at: at.get(r.event.id) as number })) };
           // Where the session's head was: an erasure moves no event, and the next push stamps after it.
-          await this.record(user, [{ kind: 'erased', sessionId, pos: head.pos, eventId: null, ts: head.ts, data }]);
-          await this.log.rewrite(
+          const row: NewRow = { kind: 'erased', sessionId, pos: head.pos, eventId: null, ts: head.ts, data };
+          await this.record(user, w, [row], done);
+          await new ChangeLog(w.sql).rewrite(
             user,
             fresh.map((r) => ({ seq: r.seq, event: erase(r.event) })),
           );
         }
-        await this.database.rewriteEvents({
+        await w.rewriteEvents({
           ...user,
           sessionId,
           ids: logged.map((r) => r.event.id),
           rewrite: (event) => (isErased(event) ? undefined : (erase(event as Event) as unknown as AdkEvent)),
         });
         return fresh.length;
-      }),
-    );
+      });
+    });
   }
 
   /** The user's changes after `cursor`, at most `limit`, with the shared state as it is now (see `ChangeLog.changes`). */
   async pull(user: UserKey, cursor: number, limit: number, erasures = true): Promise<PullResult> {
-    await this.underUser(user, async () => {});
-    const changes = await this.log.changes(user, cursor, limit + 1, erasures);
+    await this.caughtUp(user);
+    const changes = await this.reads.changes(user, cursor, limit + 1, erasures);
     const more = changes.length > limit;
     if (more) changes.pop();
-    const shared = await this.log.sharedState(user);
+    const shared = await this.reads.sharedState(user);
     return {
       changes,
       cursor: changes.at(-1)?.seq ?? cursor,
@@ -159,26 +185,38 @@ export class SyncService {
 
   /**
    * Runs `work` (a server-side ADK agent turn on `this.sessions`) while holding
-   * the session: devices' pushes for it wait. Afterwards the events `work`
-   * appended are logged and devices poked.
+   * the session, against every process: devices' pushes for it wait. Afterwards
+   * the events `work` appended are logged and devices poked, whether it failed or not.
    */
-  runExclusive<T>(user: UserKey, sessionId: string, work: () => Promise<T>): Promise<T> {
-    return this.sessionLocks.run(sessionLock(user, sessionId), async () => {
-      const startedAt = Date.now();
-      try {
-        return await work();
-      } finally {
-        await this.underUser(user, async () => {
-          const rows = await this.discover(user, sessionId, true, startedAt);
-          if (rows.length > 0) await this.record(user, rows);
+  async runExclusive<T>(user: UserKey, sessionId: string, work: () => Promise<T>): Promise<T> {
+    const done = { cursor: 0 };
+    const outcome = await this.coordinator.run(
+      sessionLock(user, sessionId),
+      async (section) => {
+        const startedAt = Date.now();
+        let result: { value: T } | { error: unknown };
+        try {
+          result = { value: await work() };
+        } catch (error) {
+          // Not thrown in here: on Postgres that would roll back the logging of what `work` wrote.
+          result = { error };
+        }
+        await this.underUser(user, section, done, async () => {
+          const rows = await this.discover(user, new ChangeLog(section.sql), sessionId, true, startedAt);
+          if (rows.length > 0) await section.atomic((w) => this.record(user, w, rows, done));
         });
-      }
-    });
+        return result;
+      },
+      true,
+    );
+    this.settled(user, done);
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value;
   }
 
   /** Calls `poke` with the new cursor after every change of the user's. Returns the unsubscribe function. */
   subscribe(user: UserKey, poke: Poke): () => void {
-    const key = lockKey(user.appName, user.userId);
+    const key = userLock(user);
     let set = this.listeners.get(key);
     if (!set) {
       set = new Set();
@@ -198,28 +236,52 @@ export class SyncService {
    * logged first. The change stream announces this, so a device that reconnects
    * after a restart hears of those events at once, not on its next round.
    */
-  cursor(user: UserKey): Promise<number> {
-    return this.underUser(user, () => this.log.cursor(user));
+  async cursor(user: UserKey): Promise<number> {
+    await this.caughtUp(user);
+    return this.reads.cursor(user);
+  }
+
+  /** The first use of a user in this process catches the log up with ADK's tables (see `underUser`). */
+  private async caughtUp(user: UserKey): Promise<void> {
+    if (!this.reconciled.has(userLock(user))) await this.locked(user, undefined, async () => {});
+  }
+
+  /** `work` under the session's lock (none: `undefined`) and the user's; pokes after the commit. */
+  private async locked<T>(
+    user: UserKey,
+    sessionId: string | undefined,
+    work: (section: Section, done: { cursor: number }) => Promise<T>,
+  ): Promise<T> {
+    const done = { cursor: 0 };
+    const key = sessionId === undefined ? undefined : sessionLock(user, sessionId);
+    const result = await this.coordinator.run(key, (section) =>
+      this.underUser(user, section, done, () => work(section, done)),
+    );
+    this.settled(user, done);
+    return result;
   }
 
   /**
    * Under the user's lock; on the first use of a user in this process, first
-   * logs what ADK holds and the log does not: a crash between ADK's commit and
-   * the log's, or writers that went to ADK directly.
+   * logs what ADK holds and the log does not: writers that went to ADK directly,
+   * or (before pushes were one commit) a crash between ADK's commit and the log's.
    */
-  private underUser<T>(user: UserKey, work: () => Promise<T>): Promise<T> {
-    const key = lockKey(user.appName, user.userId);
-    return this.userLocks.run(key, async () => {
-      if (!this.reconciled.has(key)) {
-        await this.reconcile(user);
-        this.reconciled.add(key);
-      }
+  private underUser<T>(user: UserKey, section: Section, done: { cursor: number }, work: () => Promise<T>): Promise<T> {
+    return section.underUser(userLock(user), async () => {
+      if (!this.reconciled.has(userLock(user))) await this.reconcile(user, section, done);
       return work();
     });
   }
 
-  private async reconcile(user: UserKey): Promise<void> {
-    const live = await this.log.liveSessions(user);
+  /** After a section's commit: the user counts as caught up, and its listeners hear the new cursor. */
+  private settled(user: UserKey, done: { cursor: number }): void {
+    this.reconciled.add(userLock(user));
+    if (done.cursor > 0) this.poke(user, done.cursor);
+  }
+
+  private async reconcile(user: UserKey, section: Section, done: { cursor: number }): Promise<void> {
+    const log = new ChangeLog(section.sql);
+    const live = await log.liveSessions(user);
     const { sessions } = await this.sessions.listSessions(user);
     const rows: NewRow[] = [];
     const inAdk = new Set(sessions.map((s) => s.id));
@@ -231,9 +293,9 @@ export class SyncService {
       if (!live.has(s.id)) {
         rows.push({ kind: 'created', sessionId: s.id, pos: 0, eventId: null, ts: s.lastUpdateTime, data: s.state });
       }
-      rows.push(...(await this.discover(user, s.id, live.has(s.id))));
+      rows.push(...(await this.discover(user, log, s.id, live.has(s.id))));
     }
-    if (rows.length > 0) await this.record(user, rows);
+    if (rows.length > 0) await section.atomic((w) => this.record(user, w, rows, done));
   }
 
   /**
@@ -242,8 +304,14 @@ export class SyncService {
    * writers share milliseconds, so it reads from below the head (and below
    * `since`, when the writer started) and drops what the log already holds by id.
    */
-  private async discover(user: UserKey, sessionId: string, logged = true, since = Infinity): Promise<NewRow[]> {
-    const head = logged ? await this.log.head(user, sessionId) : undefined;
+  private async discover(
+    user: UserKey,
+    log: ChangeLog,
+    sessionId: string,
+    logged = true,
+    since = Infinity,
+  ): Promise<NewRow[]> {
+    const head = logged ? await log.head(user, sessionId) : undefined;
     const session = await this.sessions.getSession({
       ...user,
       sessionId,
@@ -251,7 +319,7 @@ export class SyncService {
     });
     if (!session) return [];
     const known = head
-      ? await this.log.placed(
+      ? await log.placed(
           user,
           sessionId,
           head,
@@ -267,30 +335,43 @@ export class SyncService {
       });
   }
 
-  /** Writes `events` to ADK's tables in one transaction, each stamped strictly after its predecessor. */
-  private async appendToAdk(user: UserKey, sessionId: string, head: Head, events: Event[]): Promise<NewRow[]> {
-    let ts = head.ts;
-    let pos = head.pos;
-    const rows: NewRow[] = [];
-    const forAdk: AdkEvent[] = [];
-    for (const event of events) {
-      ts = Math.max(Date.now(), ts + 1);
-      pos += 1;
-      const stamped = { ...event, timestamp: ts };
-      // ADK's events table needs an invocation id; the devices keep the event as they sent it.
-      forAdk.push({ ...stamped, invocationId: stamped.invocationId ?? '' } as unknown as AdkEvent);
-      rows.push({ kind: 'event', sessionId, pos, eventId: event.id, ts, data: stamped });
-    }
-    if (forAdk.length > 0) await this.database.appendEvents({ ...user, sessionId }, forAdk);
-    return rows;
+  /** Logs `rows` in `w`'s commit and announces it to every process; `done` keeps the cursor for this one's pokes. */
+  private async record(user: UserKey, w: Writer, rows: NewRow[], done: { cursor: number }): Promise<void> {
+    const cursor = await new ChangeLog(w.sql).append(user, rows);
+    await w.notify(JSON.stringify([user.appName, user.userId, cursor]));
+    done.cursor = cursor;
   }
 
-  /** Logs `rows`, then pokes the user's listeners. Resolves with `result`. */
-  private async record<T>(user: UserKey, rows: NewRow[], result?: T): Promise<T> {
-    const cursor = await this.log.append(user, rows);
-    for (const poke of this.listeners.get(lockKey(user.appName, user.userId)) ?? []) poke(cursor);
-    return result as T;
+  private poke(user: UserKey, cursor: number): void {
+    for (const poke of this.listeners.get(userLock(user)) ?? []) poke(cursor);
+  }
+
+  /** Every listened-to user's cursor, as after a lost connection nobody knows what was missed. */
+  private async pokeAll(): Promise<void> {
+    for (const key of this.listeners.keys()) {
+      const [appName, userId] = JSON.parse(key) as [string, string];
+      const user = { appName, userId };
+      this.poke(user, await this.reads.cursor(user).catch(() => 0));
+    }
   }
 }
 
+/** ADK's rows and the log's for `events` past `head`, each stamped strictly after its predecessor. */
+function stamp(sessionId: string, head: { pos: number; ts: number }, events: Event[]) {
+  let ts = head.ts;
+  let pos = head.pos;
+  const rows: NewRow[] = [];
+  const forAdk: AdkEvent[] = [];
+  for (const event of events) {
+    ts = Math.max(Date.now(), ts + 1);
+    pos += 1;
+    const stamped = { ...event, timestamp: ts };
+    // ADK's events table needs an invocation id; the devices keep the event as they sent it.
+    forAdk.push({ ...stamped, invocationId: stamped.invocationId ?? '' } as unknown as AdkEvent);
+    rows.push({ kind: 'event', sessionId, pos, eventId: event.id, ts, data: stamped });
+  }
+  return { rows, forAdk };
+}
+
+const userLock = (user: UserKey): string => lockKey(user.appName, user.userId);
 const sessionLock = (user: UserKey, sessionId: string): string => lockKey(user.appName, user.userId, sessionId);

@@ -10,6 +10,8 @@ export interface ServerProcess {
   cpuMs(): number;
   /** Stops the process (SIGTERM, or SIGKILL with `crash`) and starts it again on the same database and port. */
   restart(crash?: boolean): Promise<void>;
+  /** SIGKILLs the process and leaves it down (`restart` brings it back). */
+  kill(): Promise<void>;
   stop(): Promise<void>;
   /** The process's output so far, for failure messages. */
   output(): string;
@@ -69,6 +71,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
       await stop(crash ? 'SIGKILL' : 'SIGTERM');
       url = await launch(port);
     },
+    kill: () => stop('SIGKILL'),
     async stop() {
       await stop();
       rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,201 @@
+/**
+ * Who may write a user's change log and a session, held where the guarantee has to hold.
+ *
+ * - libsql (embedded): one process owns the file (database.ts refuses a second one), so the locks
+ *   are in-process `KeyedLock`s and each write of the log and ADK's rows is a transaction of its own.
+ * - Postgres: any number of server processes. A locked section is one transaction holding
+ *   `pg_advisory_xact_lock`s on the session's and the user's keys; its writes to the log and to
+ *   ADK's tables are in that transaction, so they commit whole and the locks fall at the commit
+ *   (or when a killed process's connection drops). `seq` is `max + 1` read under the user's lock,
+ *   and a waiter's next statement sees the holder's commit, so sequence numbers are dense and
+ *   committed in order across processes. Chosen over `SELECT … FOR UPDATE` on a per-user row and
+ *   over a sequence table by `npm run bench:sync:locks` on this 2-core machine (figures in
+ *   docs/sync.md): the three cost about the same per push, but the advisory lock needs no row to
+ *   exist first (no insert race at a user's first write), locks session keys the same way (no
+ *   table of sessions), and a sequence would hand out numbers that a rolled-back push leaves as gaps.
+ *   At most `SLOTS` sections run at once per process: each holds a pooled connection, and ADK's own
+ *   calls made inside it (creating, listing, reading sessions) need a second one from the same pool.
+ *
+ * Order, everywhere: a session's lock before its user's; the user's lock is taken last and its
+ * holder waits for nothing but the database, so no cycle can form across processes.
+ */
+import type { Event as AdkEvent } from '@google/adk';
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
+import { appendToAdk, rewriteInAdk } from './adk-tables.js';
+import type { EventRewrite, SessionKey, Sql } from './database.js';
+import { KeyedLock } from './locks.js';
+
+/** Writes that commit together: the change log's statements and ADK's rows. */
+export interface Writer {
+  sql: Sql;
+  appendEvents(key: SessionKey, events: AdkEvent[]): Promise<void>;
+  rewriteEvents(change: EventRewrite): Promise<void>;
+  /** Announces `payload` on the change channel to every process, at the commit (Postgres; nothing on libsql). */
+  notify(payload: string): Promise<void>;
+}
+
+export interface Section {
+  /** Reads under the section's locks (on Postgres, inside its transaction). */
+  sql: Sql;
+  /** Runs `work` also holding `userKey`: after the session's lock, before anything is written. */
+  underUser<T>(userKey: string, work: () => Promise<T>): Promise<T>;
+  /** Runs `work`'s writes as one commit (on Postgres, the section's own transaction). */
+  atomic<T>(work: (writer: Writer) => Promise<T>): Promise<T>;
+}
+
+export interface Coordinator {
+  readonly shared: boolean;
+  /**
+   * Runs `work` holding `sessionKey` (or no session, only what `underUser` takes). `long`: a section
+   * that runs for an agent turn (`runExclusive`), kept out of the per-process bound so it cannot
+   * starve pushes of their slots.
+   */
+  run<T>(sessionKey: string | undefined, work: (section: Section) => Promise<T>, long?: boolean): Promise<T>;
+  /**
+   * Hears every process's `notify` payloads (its own too) until `close`. `resumed` runs each time
+   * the listening connection is (re)established: what was announced while it was down is lost.
+   */
+  listen(heard: (payload: string) => void, resumed: () => void): Promise<{ close(): Promise<void> }>;
+}
+
+export const CHANNEL = 'sync_changes';
+
+export function localCoordinator(orm: MikroORM, sql: Sql): Coordinator {
+  const sessions = new KeyedLock();
+  const users = new KeyedLock();
+  const section: Section = {
+    sql,
+    underUser: (key, work) => users.run(key, work),
+    atomic: (work) => orm.em.fork().transactional((em) => work(writer(em, async () => {}))),
+  };
+  return {
+    shared: false,
+    run: (key, work) => (key === undefined ? work(section) : sessions.run(key, () => work(section))),
+    // One process: its own listeners are all there are.
+    listen: async () => ({ close: async () => {} }),
+  };
+}
+
+const SLOTS = 4;
+
+export function postgresCoordinator(orm: MikroORM): Coordinator {
+  const slots = new Semaphore(SLOTS);
+  const open = <T>(sessionKey: string | undefined, work: (section: Section) => Promise<T>) =>
+    orm.em.fork().transactional(async (em) => {
+      const sql = bound(em);
+      const lock = (key: string) => sql('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
+      if (sessionKey !== undefined) await lock(sessionKey);
+      const w = writer(em, async (payload) => {
+        await sql('SELECT pg_notify(?, ?)', [CHANNEL, payload]);
+      });
+      return work({
+        sql,
+        underUser: async (key, inner) => {
+          await lock(key);
+          return inner();
+        },
+        atomic: async (inner) => {
+          const result = await inner(w);
+          // ADK's entities reach the database at a flush; before the commit, so a failure rolls all back.
+          await em.flush();
+          return result;
+        },
+      });
+    });
+  return {
+    shared: true,
+    run: (key, work, long = false) => (long ? open(key, work) : slots.run(() => open(key, work))),
+    listen: (heard, resumed) => listenOn(orm, heard, resumed),
+  };
+}
+
+interface PgClient {
+  query(text: string): Promise<unknown>;
+  on(event: 'notification', handler: (message: { channel: string; payload?: string }) => void): void;
+  on(event: 'error' | 'end', handler: () => void): void;
+}
+interface KnexClient {
+  acquireRawConnection(): Promise<PgClient>;
+  destroyRawConnection(connection: PgClient): Promise<void>;
+}
+
+/**
+ * LISTEN on a connection of its own, outside the pool (a pooled one could be reaped or lent out),
+ * made by the driver the ORM already uses. A lost connection is made again, once a second.
+ */
+async function listenOn(orm: MikroORM, heard: (payload: string) => void, resumed: () => void) {
+  const knex = (orm.em.getConnection() as unknown as { getKnex(): { client: KnexClient } }).getKnex().client;
+  let closed = false;
+  let current: PgClient | undefined;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  const again = () => {
+    current = undefined;
+    if (!closed && retry === undefined) retry = setTimeout(connect, 1000);
+  };
+  async function connect(): Promise<void> {
+    retry = undefined;
+    let connection: PgClient | undefined;
+    try {
+      connection = await knex.acquireRawConnection();
+      const mine = connection;
+      mine.on('notification', (message) => {
+        if (message.channel === CHANNEL && message.payload) heard(message.payload);
+      });
+      mine.on('error', () => {
+        if (current === mine) again();
+      });
+      mine.on('end', () => {
+        if (current === mine) again();
+      });
+      await mine.query(`LISTEN ${CHANNEL}`);
+      if (closed) return void (await knex.destroyRawConnection(mine));
+      current = mine;
+      resumed();
+    } catch {
+      if (connection) await knex.destroyRawConnection(connection).catch(() => {});
+      again();
+    }
+  }
+  await connect();
+  return {
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      const last = current;
+      current = undefined;
+      if (last) await knex.destroyRawConnection(last).catch(() => {});
+    },
+  };
+}
+
+/** The raw-query function inside `em`'s transaction. */
+function bound(em: EntityManager): Sql {
+  const connection = em.getConnection();
+  return (query, params = []) => connection.execute(query, params, 'all', em.getTransactionContext());
+}
+
+function writer(em: EntityManager, notify: Writer['notify']): Writer {
+  return {
+    sql: bound(em),
+    appendEvents: (key, events) => appendToAdk(em, key, events),
+    rewriteEvents: (change) => rewriteInAdk(em, change),
+    notify,
+  };
+}
+
+class Semaphore {
+  private readonly waiting: (() => void)[] = [];
+  constructor(private free: number) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free -= 1;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free += 1;
+    }
+  }
+}
