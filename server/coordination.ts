@@ -8,11 +8,15 @@
  *   ADK's tables are in that transaction, so they commit whole and the locks fall at the commit
  *   (or when a killed process's connection drops). `seq` is `max + 1` read under the user's lock,
  *   and a waiter's next statement sees the holder's commit, so sequence numbers are dense and
- *   committed in order across processes. Chosen over `SELECT … FOR UPDATE` on a per-user row and
- *   over a sequence table by `npm run bench:sync:locks` on this 2-core machine (figures in
- *   docs/sync.md): the three cost about the same per push, but the advisory lock needs no row to
- *   exist first (no insert race at a user's first write), locks session keys the same way (no
- *   table of sessions), and a sequence would hand out numbers that a rolled-back push leaves as gaps.
+ *   committed in order across processes. Measured against `SELECT … FOR UPDATE` on a per-user
+ *   row and a counter table (`npm run bench:sync:locks`, 8 transactions at once, this 2-core
+ *   machine; figures in docs/sync.md): on one user the advisory lock gave 107-182 commits/s, FOR
+ *   UPDATE 129-213, a counter row 171-264 (it saves the `max(seq)` read); on eight users all three
+ *   345-486. Advisory locks anyway: a session's lock must be held through a whole agent turn
+ *   (`runExclusive`) while ADK's own `appendEvent` in that turn updates the session's row, which a
+ *   row lock on it would block for ever; a session being created has no row yet; and one
+ *   mechanism for both keys keeps the order rule checkable. A push costs a dozen statements and
+ *   ADK's inserts, so the one read a counter row would save is a small share of it.
  *   At most `SLOTS` sections run at once per process: each holds a pooled connection, and ADK's own
  *   calls made inside it (creating, listing, reading sessions) need a second one from the same pool.
  *
