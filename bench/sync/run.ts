@@ -1,8 +1,11 @@
 /**
- * `npm run bench:sync [-- --quick] [-- --storage libsql|postgres|both]`: the sync
+ * `npm run bench:sync [-- --quick] [-- --storage libsql|postgres|both] [-- --processes 1,2]`: the sync
  * server as a real process, devices in this process (in-thread stores over
  * fake-indexeddb: the figures are the protocol's and the server's, not a
- * browser's IndexedDB).
+ * browser's IndexedDB). `--processes`: on Postgres only, each count in turn as that many server
+ * processes on one database behind a round-robin balancer in this process (the balancer too for
+ * one, so the counts compare); server CPU is the processes' sum. `--users`: in the load, each device
+ * acts for a user of its own (one user's pushes are serialised by its lock, whatever the processes).
  *   1. initial sync: a fresh device pulls S sessions x E events (time, bytes, server CPU);
  *   2. latency: device A appends, device B (live, SSE poke then pull) has it;
  *   3. load: D devices each append to their own session and sync, K rounds.
@@ -11,6 +14,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { engineOf } from '../../src/host/engine-of.js';
 import { IndexedDbSessionService } from '../../src/index.js';
 import { SyncEngine } from '../../src/sync/index.js';
+import { startBalancer } from '../../test/sync/balancer.js';
 import { postgresBin, startPostgres } from '../../test/sync/postgres.js';
 import { type ServerProcess, startServer, TOKENS } from '../../test/sync/server-process.js';
 
@@ -24,7 +28,10 @@ const SESSIONS = Number(flag('sessions', quick ? '20' : '1000'));
 const EVENTS = Number(flag('events', quick ? '20' : '100'));
 const DEVICES = Number(flag('devices', '20'));
 const ROUNDS = Number(flag('rounds', quick ? '3' : '10'));
-const storage = flag('storage', 'both');
+/** Load: each device acts for a user of its own (its own app), so no user's lock serialises them all. */
+const spread = args.includes('--users');
+const processes = args.includes('--processes') ? flag('processes', '1').split(',').map(Number) : undefined;
+const storage = processes ? 'postgres' : flag('storage', 'both');
 
 let dbs = 0;
 function device(url: string, appName: string, live = false) {
@@ -133,9 +140,10 @@ async function latency(server: ServerProcess, label: string) {
 
 async function load(server: ServerProcess, label: string) {
   const appName = `load-${Date.now()}`;
-  const devices = Array.from({ length: DEVICES }, () => device(server.url, appName));
+  const appOf = (i: number) => (spread ? `${appName}-${i}` : appName);
+  const devices = Array.from({ length: DEVICES }, (_, i) => device(server.url, appOf(i)));
   const sessions = await Promise.all(
-    devices.map((d, i) => d.store.createSession({ appName, userId: 'model', sessionId: `dev-${i}` })),
+    devices.map((d, i) => d.store.createSession({ appName: appOf(i), userId: 'model', sessionId: `dev-${i}` })),
   );
   const cpu = server.cpuMs();
   const started = performance.now();
@@ -155,18 +163,38 @@ async function load(server: ServerProcess, label: string) {
   // Every device ends with every device's session.
   await Promise.all(devices.map((d) => d.sync.syncNow()));
   const { sessions: seen } = await (devices[0] as ReturnType<typeof device>).store.listSessions({
-    appName,
+    appName: appOf(0),
     userId: 'model',
   });
-  if (seen.length !== DEVICES) throw new Error(`load: ${seen.length} sessions on a device, not ${DEVICES}`);
+  const expected = spread ? 1 : DEVICES;
+  if (seen.length !== expected) throw new Error(`load: ${seen.length} sessions on a device, not ${expected}`);
   console.log(
-    `${label} load ${DEVICES} devices x ${ROUNDS} rounds (5 events + a sync each): ${(ms / 1000).toFixed(2)} s, ${Math.round((events / ms) * 1000)} events/s pushed and pulled by all, server CPU ${(server.cpuMs() - cpu) / 1000} s`,
+    `${label} load ${DEVICES} devices${spread ? ' (a user each)' : ''} x ${ROUNDS} rounds (5 events + a sync each): ${(ms / 1000).toFixed(2)} s, ${Math.round((events / ms) * 1000)} events/s pushed and pulled by all, server CPU ${(server.cpuMs() - cpu) / 1000} s`,
   );
   for (const d of devices) await d.store.close();
 }
 
-async function suite(label: string, env: Record<string, string>) {
-  const server = await startServer(env);
+/** `count` server processes on one database behind a round-robin balancer, as one `ServerProcess`. */
+async function cluster(count: number, env: Record<string, string>): Promise<ServerProcess> {
+  const servers: ServerProcess[] = [];
+  // One at a time: ADK's schema update on an empty database is not safe to run twice at once.
+  for (let i = 0; i < count; i++) servers.push(await startServer(env));
+  const balancer = await startBalancer(() => servers.map((s) => s.url));
+  return {
+    url: balancer.url,
+    cpuMs: () => servers.reduce((sum, s) => sum + s.cpuMs(), 0),
+    output: () => servers.map((s) => s.output()).join('\n'),
+    restart: () => Promise.reject(new Error('a cluster is not restarted')),
+    kill: () => Promise.reject(new Error('a cluster is not killed')),
+    async stop() {
+      await balancer.close();
+      for (const s of servers) await s.stop();
+    },
+  };
+}
+
+async function suite(label: string, env: Record<string, string>, count?: number) {
+  const server = count === undefined ? await startServer(env) : await cluster(count, env);
   try {
     await initialSync(server, label);
     await latency(server, label);
@@ -186,7 +214,8 @@ if (storage === 'postgres' || storage === 'both') {
   else {
     const pg = await startPostgres(bin);
     try {
-      await suite('postgres', { DATABASE_URL: pg.url });
+      if (!processes) await suite('postgres', { DATABASE_URL: pg.url });
+      for (const count of processes ?? []) await suite(`postgres x${count}`, { DATABASE_URL: pg.url }, count);
     } finally {
       pg.stop();
     }
