@@ -25,6 +25,8 @@ export class DatabaseInUseError extends Error {
 }
 
 export function ownFile(file: string): { release(): void } {
+  // Not a file of this machine (`:memory:`, a `libsql://` or `file:` URL): nothing to own by name.
+  if (file === ':memory:' || /^[a-z][a-z0-9+.-]+:/i.test(file)) return { release() {} };
   const path = `${file}.owner`;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {

@@ -57,8 +57,9 @@ export class SyncService {
   async listen(): Promise<void> {
     this.notices ??= await this.coordinator.listen(
       (payload) => {
-        const [appName, userId, cursor] = JSON.parse(payload) as [string, string, number];
-        this.poke({ appName, userId }, cursor);
+        const notice = parseNotice(payload);
+        // Another writer's payload on the channel is no poke of ours (and must not throw in the driver's handler).
+        if (notice) this.poke(notice.user, notice.cursor);
       },
       () => void this.pokeAll(),
     );
@@ -371,6 +372,16 @@ function stamp(sessionId: string, head: { pos: number; ts: number }, events: Eve
     rows.push({ kind: 'event', sessionId, pos, eventId: event.id, ts, data: stamped });
   }
   return { rows, forAdk };
+}
+
+function parseNotice(payload: string): { user: UserKey; cursor: number } | undefined {
+  try {
+    const [appName, userId, cursor] = JSON.parse(payload) as unknown[];
+    if (typeof appName !== 'string' || typeof userId !== 'string' || typeof cursor !== 'number') return undefined;
+    return { user: { appName, userId }, cursor };
+  } catch {
+    return undefined;
+  }
 }
 
 const userLock = (user: UserKey): string => lockKey(user.appName, user.userId);
