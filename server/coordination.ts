@@ -19,6 +19,8 @@
  *   ADK's inserts, so the one read a counter row would save is a small share of it.
  *   At most `SLOTS` sections run at once per process: each holds a pooled connection, and ADK's own
  *   calls made inside it (creating, listing, reading sessions) need a second one from the same pool.
+ *   A section first queues on an in-process lock of its session, so one process's pushes to a
+ *   session held by an agent turn take one slot between them, not one each.
  *
  * Order, everywhere: a session's lock before its user's; the user's lock is taken last and its
  * holder waits for nothing but the database, so no cycle can form across processes.
@@ -106,9 +108,14 @@ export function postgresCoordinator(orm: MikroORM): Coordinator {
         },
       });
     });
+  // In front of the database's lock: this process's own pushes to a session under an agent turn
+  // wait here, not each in a slot (a connection) of their own.
+  const local = new KeyedLock();
+  const gated = <T>(key: string | undefined, inner: () => Promise<T>) =>
+    key === undefined ? inner() : local.run(key, inner);
   return {
     shared: true,
-    run: (key, work, long = false) => (long ? open(key, work) : slots.run(() => open(key, work))),
+    run: (key, work, long = false) => gated(key, () => (long ? open(key, work) : slots.run(() => open(key, work)))),
     listen: (heard, resumed) => listenOn(orm, heard, resumed),
   };
 }
