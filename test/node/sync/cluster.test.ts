@@ -88,7 +88,8 @@ if (!bin) {
   let balancer: Balancer;
   beforeAll(async () => {
     postgres = await startPostgres(bin);
-    // One at a time: two processes running ADK's schema update at once on an empty database race.
+    // One at a time: ADK's schema update and the log's CREATE TABLE IF NOT EXISTS are not locked, so two
+    // first starts on an empty database might race (not tried; a deployment should start one first).
     a = await startServer({ DATABASE_URL: postgres.url });
     b = await startServer({ DATABASE_URL: postgres.url });
     balancer = await startBalancer(() => [a.url, b.url]);
