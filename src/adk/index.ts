@@ -14,12 +14,16 @@ import {
   type ListSessionsRequest as AdkListSessionsRequest,
   type ListSessionsResponse as AdkListSessionsResponse,
   type Session as AdkSession,
+  type BasePlugin,
   BaseSessionService,
 } from '@google/adk';
 import { withoutRewound } from '../index.js';
 import type { Event, Session, SessionService } from '../types.js';
 
+import { type DraftStore, DraftsPlugin, StreamingReplies } from './drafts.js';
+
 export { AdkArtifactService, type AdkCompatibleArtifacts } from './artifacts.js';
+export type { DraftStore } from './drafts.js';
 export { type AdkCompatibleMemory, AdkMemoryService } from './memory.js';
 
 /**
@@ -31,7 +35,8 @@ export type AdkCompatibleStore = Pick<
   SessionService,
   'createSession' | 'getSession' | 'getOrCreateSession' | 'listSessions' | 'deleteSession' | 'appendEvent'
 > &
-  Partial<Pick<SessionService, 'close'>>;
+  Partial<Pick<SessionService, 'close'>> &
+  Partial<DraftStore>;
 
 /** Options of `AdkSessionService`. */
 export interface AdkSessionServiceOptions {
@@ -63,6 +68,9 @@ export interface AdkSessionServiceOptions {
  * ```
  */
 export class AdkSessionService extends BaseSessionService {
+  private readonly replies: StreamingReplies | undefined;
+  private plugin: DraftsPlugin | undefined;
+
   constructor(
     /** The store every method delegates to. */
     readonly store: AdkCompatibleStore,
@@ -70,6 +78,19 @@ export class AdkSessionService extends BaseSessionService {
     readonly options: AdkSessionServiceOptions = {},
   ) {
     super();
+    this.replies = store.drafts ? new StreamingReplies(store as DraftStore) : undefined;
+  }
+
+  /**
+   * The Runner plugin that stores replies as they stream (`streamingMode: SSE`), each in a draft
+   * (`store.drafts`) until its final event replaces it in one transaction; see docs/streaming.md.
+   * Pass it in the Runner's `plugins`. Throws `TypeError` when the store has no `drafts`.
+   */
+  get draftsPlugin(): BasePlugin {
+    if (!this.replies)
+      throw new TypeError('AdkSessionService: the store has no `drafts`: pass a store from openSessionStore');
+    this.plugin ??= new DraftsPlugin(this.replies);
+    return this.plugin;
   }
 
   /** ADK's `createSession`: a new session; an id that exists for the app and user is refused with `AlreadyExistsError`. */
@@ -106,6 +127,12 @@ export class AdkSessionService extends BaseSessionService {
    * after the write committed), so nothing is applied here.
    */
   override async appendEvent({ session, event }: AdkAppendEventRequest): Promise<AdkEvent> {
+    // The final event of a reply that streamed into a draft replaces the draft in the same transaction.
+    const draft = await this.replies?.take(session as Session, event as Event);
+    // A reply ended by an error (ADK's error event, without content) is stored as ever, and what
+    // streamed of it stays as an interrupted draft, to keep or drop.
+    if (draft && event.errorCode !== undefined && !event.content?.parts?.length) await draft.release();
+    else if (draft) return (await draft.finish({ event: event as Event, session: session as Session })) as AdkEvent;
     return (await this.store.appendEvent({ session: session as Session, event: event as Event })) as AdkEvent;
   }
 

@@ -155,6 +155,7 @@ export class Store extends SessionFront implements SessionStore {
   readonly artifacts: ArtifactFront;
   readonly memory: MemoryFront;
   readonly drafts: DraftsFront;
+  private readonly writers: { releaseAll(): Promise<void> };
   private readonly feed: ChangeFeed;
 
   constructor(
@@ -165,7 +166,7 @@ export class Store extends SessionFront implements SessionStore {
     super(parts, durability);
     this.artifacts = artifactFrontOver(parts);
     this.memory = memoryFrontOver(parts);
-    this.drafts = draftsFrontOver(
+    this.drafts = this.writers = draftsFrontOver(
       parts,
       (request, draftId) => this.appendFinishing(request, draftId),
       (listener) => parts.onClose(listener),
@@ -206,6 +207,7 @@ export class Store extends SessionFront implements SessionStore {
 
   /** Lets queued appends finish, then releases the store (its sync, its database, an owned worker). */
   override async close(): Promise<void> {
+    await this.writers.releaseAll().catch(() => {});
     await super.close();
     this.feed.close();
   }

@@ -25,8 +25,8 @@ export function draftsFrontOver(
   onClose: (listener: () => void) => void,
   dbName: string | Promise<string>,
   ready: Promise<void>,
-): DraftsFront {
-  const front = lazy(async (): Promise<DraftsFront> => {
+): DraftsFront & { releaseAll(): Promise<void> } {
+  const front = lazy(async () => {
     try {
       const { BackedDraftsFront } = await import('./writers.js');
       return new BackedDraftsFront(backend, finishAppend, onClose, dbName);
@@ -49,5 +49,7 @@ export function draftsFrontOver(
     keep: async (request) => (await front()).keep(request),
     drop: async (request) => (await front()).drop(request),
     untilWriterGone: async (request, signal) => (await front()).untilWriterGone(request, signal),
+    // Before the store closes: a writer's pending appends are written, its draft let go.
+    releaseAll: async () => (await front.started())?.releaseAll(),
   };
 }

@@ -41,7 +41,7 @@ export class Writer implements DraftWriter {
     private readonly backend: DraftBackend,
     private readonly finishAppend: FinishAppend,
     private readonly head: WriterHead,
-    private readonly release: () => void,
+    private readonly letGo: () => void,
     private seq: number,
     content: Content,
     private readonly maxLossMs: number,
@@ -163,6 +163,12 @@ export class Writer implements DraftWriter {
     });
   }
 
+  async release(): Promise<void> {
+    if (this.ended || this.finishing) return;
+    await this.flush().catch(() => {});
+    this.end();
+  }
+
   /** Stops writing and lets the draft go (interrupted, to any reader) without removing it. */
   end(): void {
     if (this.ended) return;
@@ -170,7 +176,7 @@ export class Writer implements DraftWriter {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.pending = [];
-    this.release();
+    this.letGo();
   }
 }
 

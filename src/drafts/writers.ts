@@ -140,6 +140,11 @@ export class BackedDraftsFront implements DraftsFront {
     }
   }
 
+  /** Writes what each open writer holds and lets its draft go (the store is closing). */
+  async releaseAll(): Promise<void> {
+    await Promise.all([...this.open].map((writer) => writer.release()));
+  }
+
   drop(request: DraftRequest): Promise<boolean> {
     return this.backend.dropDraft(request);
   }

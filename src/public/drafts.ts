@@ -127,6 +127,11 @@ export interface DraftWriter {
   finish(options?: FinishDraftOptions): Promise<Event>;
   /** Removes the draft; nothing of it becomes an event. */
   abandon(): Promise<void>;
+  /**
+   * Writes what is pending, then lets the draft go unfinished: it reads as interrupted, as if this
+   * tab had closed, for anyone to keep, resume or drop.
+   */
+  release(): Promise<void>;
 }
 
 /**

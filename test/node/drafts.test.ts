@@ -203,7 +203,7 @@ describe('drafts across tabs', () => {
     await expect.poll(async () => text((await b.drafts.list(key))[0]), { timeout: 2000 }).toBe('soon');
   });
 
-  it('after its writer is gone, the draft is interrupted with what was written; keep stores it marked interrupted', async () => {
+  it('after its writer is gone (its store closed, writing what it held), the draft is interrupted; keep stores it marked interrupted', async () => {
     const { a, b } = twoTabs();
     const session = await a.createSession(key);
     const draft = await a.drafts.begin({ session, id: 'cut', invocationId: 'inv' });
@@ -214,18 +214,18 @@ describe('drafts across tabs', () => {
     await expect(
       b.drafts.resume({ session: (await b.getSession(key)) as Session, draftId: 'cut' }),
     ).rejects.toBeInstanceOf(DraftInUseError);
-    // The tab goes (its store closes before the timer wrote the last append).
+    // The tab's store closes: it writes what its writer held, and lets the draft go.
     await a.close();
     const [left] = await b.drafts.list(key);
     expect(left).toMatchObject({ id: 'cut', interrupted: true });
-    expect(text(left)).toBe('The answer is');
+    expect(text(left)).toBe('The answer is never written');
     const reloaded = (await b.getSession(key)) as Session;
     const kept = await b.drafts.keep({ session: reloaded, draftId: 'cut' });
     expect(kept).toMatchObject({
       id: 'cut',
       invocationId: 'inv',
       interrupted: true,
-      content: { role: 'model', parts: [{ text: 'The answer is' }] },
+      content: { role: 'model', parts: [{ text: 'The answer is never written' }] },
     });
     expect(reloaded.events).toEqual([kept]);
     expect(await b.drafts.list(key)).toEqual([]);
