@@ -18,6 +18,7 @@ import {
   type BranchStore,
   branchPoints,
   createAppender,
+  type DraftsFront,
   InvalidInputError,
   switchBranch,
   withoutRewound,
@@ -25,12 +26,17 @@ import {
 import type { Event, Session, SessionKey, SessionService } from '../types.js';
 import { type ArtifactFiles, type FileResolver, fileResolver, filesToArtifacts, hasStoredFiles } from './files.js';
 import { conversationToMessages, messageIdOf, messageToEvent } from './messages.js';
+import { replyDrafts } from './streaming.js';
 import { CHAT_TITLE_KEY, defaultTitle } from './title.js';
 
 /** What `persistChat` needs of a store: appends, reads, `rewind`, and `artifacts` for files (any store has them). */
 export type ChatStore = AppendStore &
   Pick<SessionService, 'getOrCreateSession'> &
-  BranchStore & { artifacts?: ArtifactFiles };
+  BranchStore & {
+    artifacts?: ArtifactFiles;
+    /** Where the reply streams into as it comes (docs/streaming.md); any store from `openSessionStore` has it. */
+    drafts?: Pick<DraftsFront, 'begin'>;
+  };
 
 /** A message of the chat that has alternatives: it was edited, or it is a reply that was regenerated. */
 export interface ChatBranch {
@@ -111,7 +117,6 @@ export function persistChat<M extends UIMessage = UIMessage>(
   key: SessionKey,
   options: ChatPersistenceOptions<M> = {},
 ): ChatPersistence<M> {
-  const append = createAppender(store, key, options);
   const author = options.author === undefined ? {} : { author: options.author };
   const artifacts = options.files === 'inline' ? undefined : store.artifacts;
   // Files another tab stored as artifacts are resolved whatever this chat stores its own as.
@@ -126,6 +131,9 @@ export function persistChat<M extends UIMessage = UIMessage>(
     });
     return created;
   };
+  // The reply streaming now, in a draft its save at `onFinish` finishes (./streaming.ts).
+  const reply = replyDrafts(store, create, options.author ?? 'assistant');
+  const append = createAppender(reply.finishing(store), key, options);
   // The events of the edited messages (whose ids are not the messages') the chat last showed, by message id.
   const eventIds = new Map<string, string>();
   const current = (events: readonly Event[]): Event[] => {
@@ -193,7 +201,10 @@ export function persistChat<M extends UIMessage = UIMessage>(
     messages,
     save: (message) => save(message),
     onFinish: async ({ message }) => {
-      if (message.role === 'assistant' && !message.parts.some((part) => part.type !== 'step-start')) return;
+      if (message.role === 'assistant' && !message.parts.some((part) => part.type !== 'step-start')) {
+        await reply.release();
+        return;
+      }
       await save(message);
     },
     transport(inner: ChatTransport<M>): ChatTransport<M> {
@@ -208,8 +219,10 @@ export function persistChat<M extends UIMessage = UIMessage>(
           else if (request.trigger === 'submit-message' && last?.role === 'user') {
             await (request.messageId === last.id ? branchEdit(last) : save(last));
           }
-          if (!request.messages.some(hasStoredFiles)) return inner.sendMessages(request);
-          return inner.sendMessages({ ...request, messages: await Promise.all(request.messages.map(resolve)) });
+          const sent = request.messages.some(hasStoredFiles)
+            ? { ...request, messages: await Promise.all(request.messages.map(resolve)) }
+            : request;
+          return reply.tap(await inner.sendMessages(sent));
         },
         reconnectToStream: (request) => inner.reconnectToStream(request),
       };
