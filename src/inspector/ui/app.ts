@@ -11,6 +11,7 @@ import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
 import { rewoundEventIds, type SessionKey, type SessionStore } from '../../index.js';
 import type { ResolvedInspectorOptions } from '../options.js';
 import { EventDetails } from './details.js';
+import { Drafts } from './drafts.js';
 import { Artifacts, Memory, Sync } from './extras.js';
 import { Filters } from './filters.js';
 import { type FirstView, firstView, selectionOf } from './first-view.js';
@@ -165,6 +166,7 @@ function Inspector(props: {
           rewound,
           onSelect: setSelected,
         }),
+        painted && at ? h(Drafts, { store, session: at }) : null,
       ),
       h(
         'section',

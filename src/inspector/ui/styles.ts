@@ -75,6 +75,9 @@ h3 { margin: 4px 0; }
 .tag-error { color: var(--del); border-color: var(--del); }
 .tag-confirmation { color: var(--warn); border-color: var(--warn); }
 .ev.rewound .ev-author, .ev.rewound .ev-text { text-decoration: line-through; }
+.drafts { flex: none; max-height: 30%; overflow: auto; border-top: 1px solid var(--line); padding: 4px 8px; }
+.draft-head { display: flex; gap: 6px; align-items: center; }
+.draft p { margin: 2px 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 .empty { padding: 8px; margin: 0; }
 .facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 2px 10px; margin: 4px 0; }
 .facts dt { color: var(--muted); }

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { page } from 'vitest/browser';
 import type { Event as StoreEvent } from '../../../src/index.js';
 import { engineName } from '../helpers.js';
-import { agentTurns, event, type Fixture, q, qa, rowTexts, shadow, storeWith } from './helpers.js';
+import { APP, agentTurns, event, type Fixture, q, qa, rowTexts, shadow, storeWith } from './helpers.js';
 
 let fixture: Fixture | undefined;
 afterEach(async () => {
@@ -38,7 +38,7 @@ function layoutFaults(): string[] {
   const faults: string[] = [];
   const panel = (q('.panel') as HTMLElement).getBoundingClientRect();
   const name = (e: Element) => `${e.tagName.toLowerCase()}.${e.className} "${(e.textContent ?? '').slice(0, 30)}"`;
-  for (const e of qa('button, select, input, label, h2, h3, caption, .ev, .inv, summary, .col').filter(shown)) {
+  for (const e of qa('button, select, input, label, h2, h3, caption, .ev, .inv, summary, .col, .draft').filter(shown)) {
     const box = e.getBoundingClientRect();
     if (box.left < panel.left - 0.5 || box.right > panel.right + 0.5) faults.push(`${name(e)} outside the panel`);
   }
@@ -69,10 +69,22 @@ function layoutFaults(): string[] {
   return faults;
 }
 
+/** A reply streaming into the session, long enough to wrap: the inspector shows it under the events. */
+async function streamInto(userId: string, sessionId: string): Promise<void> {
+  const store = fixture?.store;
+  const session = await store?.getSession({ appName: APP, userId, sessionId });
+  if (!store || !session) throw new Error('no session');
+  const draft = await store.drafts.begin({ session, maxLossMs: 0 });
+  draft.append({ thought: 'Comparing the tide tables of three harbours. '.repeat(3) });
+  draft.append({ text: 'High tide is at 6:40 this evening, low tide at 0:52 after midnight. '.repeat(6) });
+  await draft.flush();
+}
+
 async function openOn(options: Parameters<Fixture['mount']>[0]) {
   const handle = fixture?.mount(options);
   await handle?.open();
   await expect.poll(() => rowTexts().length).toBeGreaterThan(0);
+  await expect.poll(() => q('.drafts .draft-text')?.textContent?.length ?? 0).toBeGreaterThan(0);
   qa('.rows .ev')[1]?.click();
   await expect.poll(() => q('.details h3')?.textContent).toBe('Event #2 of 6');
   return handle;
@@ -82,9 +94,9 @@ describe('inspector layout', () => {
   for (const [width, height] of WIDTHS) {
     it(`fits ${width}x${height}, full window and docked at the bottom and right: nothing outside the panel or overlapping`, async () => {
       await page.viewport(width, height);
-      fixture = await storeWith([
-        { userId: 'ada-lovelace-with-a-long-user-id', sessionId: crypto.randomUUID(), events: agentTurns() },
-      ]);
+      const [userId, sessionId] = ['ada-lovelace-with-a-long-user-id', crypto.randomUUID()];
+      fixture = await storeWith([{ userId, sessionId, events: agentTurns() }]);
+      await streamInto(userId, sessionId);
       const full = await openOn({ position: 'full', theme: 'light' });
       expect(layoutFaults()).toEqual([]);
       // The docs show Chromium's rendering; other engines check the same boxes without rewriting the pictures.
@@ -110,6 +122,7 @@ describe('inspector layout', () => {
     it(`has no axe-core violations in ${theme} colours`, async () => {
       await page.viewport(1280, 800);
       fixture = await storeWith([{ userId: 'ada', sessionId: 'trip', events: agentTurns() }]);
+      await streamInto('ada', 'trip');
       await openOn({ position: 'full', theme, allowWrites: true });
       for (const fold of qa<HTMLDetailsElement>('details.fold')) fold.open = true;
       const host = shadow().host as HTMLElement;

@@ -4,6 +4,7 @@
  * shows is read from the store's own data.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { openSessionStore, type Session } from '../../../src/index.js';
 import {
   APP,
   agentTurns,
@@ -286,6 +287,28 @@ describe('mountInspector', () => {
     await store.appendEvent({ session: again, event: event({ at: 200, content: { parts: [{ text: 'later' }] } }) });
     await expect.poll(() => q('.col-head [role="status"]')?.textContent).toBe('62 of 62');
     expect(scroller.scrollTop).toBe(0);
+  });
+
+  it('shows a reply streaming in another tab as it grows, as text; interrupted once that tab is gone; gone once kept', async () => {
+    fixture = await storeWith([{ userId: 'ada', sessionId: 's1', events: agentTurns() }]);
+    await opened({ position: 'full' });
+    const key = { appName: APP, userId: 'ada', sessionId: 's1' };
+    const tab = openSessionStore({ dbName: fixture.dbName, mode: 'in-thread' });
+    const draft = await tab.drafts.begin({ session: (await tab.getSession(key)) as Session, maxLossMs: 0 });
+    const region = () => q('[role="region"][aria-label="Replies streaming"]')?.textContent ?? '';
+    draft.append({ thought: 'Weighing the tides.' });
+    draft.append({ text: '<b>High</b> tide' });
+    await expect.poll(region).toBe('modelstreaming…Weighing the tides.<b>High</b> tide');
+    expect(q('.draft b')).toBeNull();
+    draft.append({ text: ' is at 6:40.' });
+    await expect.poll(region).toContain('<b>High</b> tide is at 6:40.');
+    // The other tab goes: its store closes, letting the draft go.
+    await tab.close();
+    await expect.poll(region).toContain('interrupted');
+    const events = rowTexts().length;
+    await fixture.store.drafts.keep({ session: (await fixture.store.getSession(key)) as Session, draftId: draft.id });
+    await expect.poll(region).toBe('');
+    await expect.poll(() => rowTexts().length).toBe(events + 1);
   });
 
   it('with "All users", searches every user of the app and opens the hit; another user searches again', async () => {
