@@ -67,7 +67,7 @@ export class Writer implements DraftWriter {
   }
 
   private schedule(): void {
-    if (this.timer || this.writing || this.pending.length === 0 || this.ended) return;
+    if (this.timer || this.writing || this.pending.length === 0 || this.ended || this.finishing) return;
     const wait = Math.max(0, this.firstPendingAt + this.maxLossMs - Date.now());
     // An unanswered write is kept in `error` and retried with the next; `flush` is how to await it.
     const write = () => void this.flush().catch(() => {});

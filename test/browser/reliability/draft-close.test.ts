@@ -56,7 +56,8 @@ describe('crash mid-stream: the tab of a streaming reply closed (Playwright)', (
         expect(closed.errors, `page errors in trial ${t}`).toEqual([]);
         const label = `trial ${t} (${kind})`;
         const session = (await reader.getSession(key)) as Session;
-        if (closed.acks.includes('finished')) {
+        // Finished before the close (its acknowledgement may not have reached Node before the page went).
+        if (closed.acks.includes('finished') || session.events.length > 0) {
           tally.finished++;
           expect(
             session.events.map((e) => e.content?.parts?.[0]?.text),
