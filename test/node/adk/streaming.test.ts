@@ -76,9 +76,29 @@ function storeOn(indexedDB = new IDBFactory()): IndexedDbSessionService {
   return store;
 }
 
+/** Asks `question` of an agent on `model` through a Runner on `store`, with the drafts plugin; resolves when the run ends. */
+async function ask(
+  store: IndexedDbSessionService,
+  model: ChunkingModel,
+  question: string,
+  options: { streamed?: boolean; abortSignal?: AbortSignal } = {},
+): Promise<void> {
+  const service = new AdkSessionService(store);
+  const agent = new LlmAgent({ name: 'tides', model, instruction: 'Answer briefly.' });
+  const runner = new Runner({ appName: key.appName, agent, sessionService: service, plugins: [service.draftsPlugin] });
+  for await (const _ of runner.runAsync({
+    userId: key.userId,
+    sessionId: key.sessionId,
+    newMessage: { role: 'user', parts: [{ text: question }] },
+    ...(options.streamed === false ? {} : { runConfig: { streamingMode: StreamingMode.SSE } }),
+    ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+  })) {
+    // What was stored is read from the store afterwards.
+  }
+}
+
 async function run(streamed: boolean): Promise<{ events: Event[]; requests: unknown[]; seen: string[][] }> {
   const store = storeOn();
-  const service = new AdkSessionService(store);
   const seen: string[][] = [];
   const text = (d: Draft) => d.content.parts?.map((p) => p.text).join('') ?? '';
   let chunks = 0;
@@ -88,19 +108,8 @@ async function run(streamed: boolean): Promise<{ events: Event[]; requests: unkn
     await new Promise((resolve) => setTimeout(resolve, 300));
     seen.push((await store.drafts.list(key)).map(text));
   });
-  const agent = new LlmAgent({ name: 'tides', model, instruction: 'Answer briefly.' });
-  const runner = new Runner({ appName: key.appName, agent, sessionService: service, plugins: [service.draftsPlugin] });
   await store.createSession(key);
-  for (const question of ['When is high tide?', 'And low tide?']) {
-    for await (const _ of runner.runAsync({
-      userId: key.userId,
-      sessionId: key.sessionId,
-      newMessage: { role: 'user', parts: [{ text: question }] },
-      ...(streamed ? { runConfig: { streamingMode: StreamingMode.SSE } } : {}),
-    })) {
-      // The events are read from the store afterwards.
-    }
-  }
+  for (const question of ['When is high tide?', 'And low tide?']) await ask(store, model, question, { streamed });
   expect(await store.drafts.list(key)).toEqual([]);
   const events = (await store.getSession(key))?.events ?? [];
   return { events, requests: model.requests, seen };
@@ -126,19 +135,10 @@ it('stores after a streamed run what a run without streaming stores, each reply 
 
 it('stores the error event of a reply whose stream failed, as without streaming, and keeps what streamed as an interrupted draft', async () => {
   const store = storeOn();
-  const service = new AdkSessionService(store);
   const model = new ChunkingModel(replies.slice(1), async () => {}, 3);
-  const agent = new LlmAgent({ name: 'tides', model, instruction: 'Answer briefly.' });
-  const runner = new Runner({ appName: key.appName, agent, sessionService: service, plugins: [service.draftsPlugin] });
   await store.createSession(key);
-  for await (const _ of runner.runAsync({
-    userId: key.userId,
-    sessionId: key.sessionId,
-    newMessage: { role: 'user', parts: [{ text: 'And low tide?' }] },
-    runConfig: { streamingMode: StreamingMode.SSE },
-  })) {
-    // ADK turns the model's failure into an error event.
-  }
+  // ADK turns the model's failure into an error event.
+  await ask(store, model, 'And low tide?');
   const events = (await store.getSession(key))?.events ?? [];
   expect(events.map((e) => [e.author, e.errorMessage, e.content?.parts])).toEqual([
     ['user', undefined, [{ text: 'And low tide?' }]],
@@ -155,24 +155,13 @@ it('stores the error event of a reply whose stream failed, as without streaming,
 
 it('keeps what streamed of a run stopped with abortSignal as an interrupted draft', async () => {
   const store = storeOn();
-  const service = new AdkSessionService(store);
   const stop = new AbortController();
   let chunks = 0;
   const model = new ChunkingModel(replies.slice(1), async () => {
     if (++chunks === 3) stop.abort();
   });
-  const agent = new LlmAgent({ name: 'tides', model, instruction: 'Answer briefly.' });
-  const runner = new Runner({ appName: key.appName, agent, sessionService: service, plugins: [service.draftsPlugin] });
   await store.createSession(key);
-  for await (const _ of runner.runAsync({
-    userId: key.userId,
-    sessionId: key.sessionId,
-    newMessage: { role: 'user', parts: [{ text: 'And low tide?' }] },
-    runConfig: { streamingMode: StreamingMode.SSE },
-    abortSignal: stop.signal,
-  })) {
-    // Until the user stops it.
-  }
+  await ask(store, model, 'And low tide?', { abortSignal: stop.signal });
   const [draft] = await store.drafts.list(key);
   expect([draft?.interrupted, draft?.content.parts?.[0]?.text?.startsWith('Low tide')]).toEqual([true, true]);
   expect((await store.getSession(key))?.events.map((e) => e.author)).toEqual(['user']);
