@@ -13,10 +13,10 @@ import { beginDraftSchema, claimDraftSchema, draftRequestSchema, writeDraftSchem
 export function checked(owner: () => DatabaseOwner): DraftBackend {
   const engine = () => draftEngineFor(owner());
   return {
-    beginDraft: (r) => engine().beginDraft(validate('drafts.begin', beginDraftSchema, r)),
-    writeDraft: (r) => engine().writeDraft(validate('drafts.append', writeDraftSchema, r) as WriteDraft),
-    readDrafts: (r) => engine().readDrafts(validate('drafts.list', sessionKeySchema, r)),
-    claimDraft: (r) => engine().claimDraft(validate('drafts.resume', claimDraftSchema, r)),
-    dropDraft: (r) => engine().dropDraft(validate('drafts.drop', draftRequestSchema, r)),
+    beginDraft: (r) => engine().beginDraft(validate('beginDraft', beginDraftSchema, r)),
+    writeDraft: (r) => engine().writeDraft(validate('appendToDraft', writeDraftSchema, r) as WriteDraft),
+    readDrafts: (r) => engine().readDrafts(validate('listDrafts', sessionKeySchema, r)),
+    claimDraft: (r) => engine().claimDraft(validate('resumeDraft', claimDraftSchema, r)),
+    dropDraft: (r) => engine().dropDraft(validate('dropDraft', draftRequestSchema, r)),
   };
 }

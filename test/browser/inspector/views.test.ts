@@ -465,6 +465,8 @@ describe('mountInspector', () => {
     readOnly.destroy();
 
     await opened({ allowWrites: true });
+    // The state column is drawn after the first paint: on a loaded machine, after the rows.
+    await expect.poll(() => q('form.set-key')).not.toBeNull();
     typeInto('Key', 'note');
     typeInto('Value (JSON)', '{"a":1}');
     button('Set').click();
