@@ -17,10 +17,14 @@
  *   row lock on it would block for ever; a session being created has no row yet; and one
  *   mechanism for both keys keeps the order rule checkable. A push costs a dozen statements and
  *   ADK's inserts, so the one read a counter row would save is a small share of it.
- *   At most `SLOTS` sections run at once per process: each holds a pooled connection, and ADK's own
- *   calls made inside it (creating, listing, reading sessions) need a second one from the same pool.
- *   A section first queues on an in-process lock of its session, so one process's pushes to a
- *   session held by an agent turn take one slot between them, not one each.
+ *   At most `SLOTS` sections and `TURNS` agent turns run at once per process, each bound queued
+ *   beyond: a section or turn holds a pooled connection, and ADK's own calls made inside it
+ *   (creating, listing, reading sessions; a turn's `appendEvent`) need a second one from the same
+ *   pool, so with either unbounded the pool ran out of second connections and every holder waited
+ *   for ever. `POOL_SIZE` covers both bounds twice over, plus reads outside any section. Turns have
+ *   a bound of their own so that long turns cannot starve pushes of their slots. A section first
+ *   queues on an in-process lock of its session, so one process's pushes to a session held by an
+ *   agent turn take one slot between them, not one each.
  *
  * Order, everywhere: a session's lock before its user's; the user's lock is taken last and its
  * holder waits for nothing but the database, so no cycle can form across processes.
@@ -53,7 +57,7 @@ export interface Coordinator {
   readonly shared: boolean;
   /**
    * Runs `work` holding `sessionKey` (or no session, only what `underUser` takes). `long`: a section
-   * that runs for an agent turn (`runExclusive`), kept out of the per-process bound so it cannot
+   * that runs for an agent turn (`runExclusive`), bounded by `TURNS` instead of `SLOTS` so it cannot
    * starve pushes of their slots.
    */
   run<T>(sessionKey: string | undefined, work: (section: Section) => Promise<T>, long?: boolean): Promise<T>;
@@ -83,9 +87,13 @@ export function localCoordinator(orm: MikroORM, sql: Sql): Coordinator {
 }
 
 const SLOTS = 4;
+export const TURNS = 4;
+/** Two connections per section and turn (its own and one for ADK's calls), and a few for reads outside them. */
+export const POOL_SIZE = 2 * (SLOTS + TURNS) + 4;
 
 export function postgresCoordinator(orm: MikroORM): Coordinator {
   const slots = new Semaphore(SLOTS);
+  const turns = new Semaphore(TURNS);
   const open = <T>(sessionKey: string | undefined, work: (section: Section) => Promise<T>) =>
     orm.em.fork().transactional(async (em) => {
       const sql = bound(em);
@@ -115,7 +123,7 @@ export function postgresCoordinator(orm: MikroORM): Coordinator {
     key === undefined ? inner() : local.run(key, inner);
   return {
     shared: true,
-    run: (key, work, long = false) => gated(key, () => (long ? open(key, work) : slots.run(() => open(key, work)))),
+    run: (key, work, long = false) => gated(key, () => (long ? turns : slots).run(() => open(key, work))),
     listen: (heard, resumed) => listenOn(orm, heard, resumed),
   };
 }

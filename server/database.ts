@@ -10,7 +10,7 @@
 import { type Event as AdkEvent, DatabaseSessionService } from '@google/adk';
 import type { MikroORM } from '@mikro-orm/core';
 import { appendToAdk } from './adk-tables.js';
-import { type Coordinator, localCoordinator, postgresCoordinator } from './coordination.js';
+import { type Coordinator, localCoordinator, POOL_SIZE, postgresCoordinator } from './coordination.js';
 import { ownFile } from './owner-file.js';
 
 export interface DatabaseOptions {
@@ -60,7 +60,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let sessions: DatabaseSessionService;
   if (postgres) {
     const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
-    sessions = new DatabaseSessionService({ driver: PostgreSqlDriver, clientUrl: options.url });
+    // Sized from the coordinator's bounds: MikroORM's default of 10 is less than they can hold at once.
+    sessions = new DatabaseSessionService({
+      driver: PostgreSqlDriver,
+      clientUrl: options.url,
+      pool: { max: POOL_SIZE },
+    });
   } else {
     if (options.url !== undefined)
       throw new Error(`unsupported DATABASE_URL (postgres:// only): ${redact(options.url)}`);

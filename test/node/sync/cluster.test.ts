@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEvent, type Session } from '@google/adk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { TURNS } from '../../../server/coordination.js';
 import { type RunningSyncServer, startSyncServer } from '../../../server/index.js';
 import { type Balancer, startBalancer } from '../../sync/balancer.js';
 import { device, say, textsOf, turn } from '../../sync/devices.js';
@@ -243,6 +244,36 @@ if (!bin) {
         );
         expect(texts).toEqual(['before', 'from the agent']);
       });
+
+      it('more agent turns at once than a process runs all complete: the rest queue, none starves the pool', async () => {
+        // Each turn holds a connection and needs a second for ADK's calls: with the turns unbounded,
+        // a pool of 10 froze at 5 or more of them until knex gave up acquiring.
+        const ids = Array.from({ length: TURNS + 6 }, (_, i) => `crowd-${i}`);
+        await Promise.all(ids.map((id) => third.service.create(ALICE, id, {})));
+        let running = 0;
+        let most = 0;
+        await Promise.all(
+          ids.map((id) =>
+            third.service.runExclusive(ALICE, id, async () => {
+              most = Math.max(most, ++running);
+              await new Promise((resolve) => setTimeout(resolve, 50));
+              const session = (await third.service.sessions.getSession({ ...ALICE, sessionId: id })) as Session;
+              await third.service.sessions.appendEvent({
+                session,
+                event: createEvent({
+                  invocationId: id,
+                  author: 'assistant',
+                  content: { role: 'model', parts: [{ text: id }] },
+                }),
+              });
+              running--;
+            }),
+          ),
+        );
+        expect(most).toBe(TURNS);
+        const log = await changes(b.url);
+        for (const id of ids) expect(eventsOf(log, id)).toHaveLength(1);
+      }, 20_000);
     });
 
     // Behind the balancer that alternates requests between the two processes.
