@@ -74,19 +74,27 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   // Before ADK's init touches the file: a second process must not even update the schema under the first.
   const owner = postgres ? undefined : ownFile(options.file ?? 'sync.db');
-  try {
+  // ADK 2.0's service has no close() and keeps its ORM on a property it does not declare.
+  const ormOf = () => (sessions as unknown as { orm: MikroORM }).orm;
+  const sqlOf = (orm: MikroORM): Sql => {
+    const connection = orm.em.getConnection();
+    return (query, params = []) => connection.execute(query, params, 'all');
+  };
+  const prepare = async () => {
     await sessions.init();
+    const sql = sqlOf(ormOf());
+    // WAL: one sync per commit instead of a rollback journal's several (measured: about half the time per append).
+    if (!postgres) await sql('PRAGMA journal_mode=WAL');
+    for (const statement of CHANGE_LOG) await sql(statement);
+  };
+  try {
+    await (options.url !== undefined && postgres ? underSchemaLock(options.url, prepare) : prepare());
   } catch (error) {
     owner?.release();
     throw error;
   }
-  // ADK 2.0's service has no close() and keeps its ORM on a property it does not declare.
-  const orm = (sessions as unknown as { orm: MikroORM }).orm;
-  const connection = orm.em.getConnection();
-  const sql: Sql = (query, params = []) => connection.execute(query, params, 'all');
-  // WAL: one sync per commit instead of a rollback journal's several (measured: about half the time per append).
-  if (!postgres) await sql('PRAGMA journal_mode=WAL');
-  for (const statement of CHANGE_LOG) await sql(statement);
+  const orm = ormOf();
+  const sql = sqlOf(orm);
   return {
     sessions,
     sql,
@@ -125,5 +133,36 @@ const CHANGE_LOG = [
   )`,
   'CREATE INDEX IF NOT EXISTS sync_changes_session ON sync_changes (app_name, user_id, session_id, seq)',
 ];
+
+/**
+ * Runs `work` (creating or updating the tables) while no other server process does: on an empty
+ * database, processes started at once each created ADK's tables and all but one failed on the
+ * duplicate. A transaction-scoped advisory lock on a connection of its own, so that it falls
+ * however the start ends. A database that does not exist yet (ADK's init creates it) cannot be
+ * locked before it exists: then unlocked, as before.
+ */
+async function underSchemaLock(url: string, work: () => Promise<void>): Promise<void> {
+  const { knex } = await import('@mikro-orm/postgresql');
+  const guard = knex({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
+  try {
+    let locked = false;
+    try {
+      await guard.transaction(async (trx) => {
+        await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [SCHEMA_LOCK]);
+        locked = true;
+        await work();
+      });
+    } catch (error) {
+      if (locked || (error as { code?: unknown }).code !== MISSING_DATABASE) throw error;
+      await work();
+    }
+  } finally {
+    await guard.destroy();
+  }
+}
+
+const SCHEMA_LOCK = 'sync-server schema';
+/** Postgres's `invalid_catalog_name`: the database in the URL does not exist. */
+const MISSING_DATABASE = '3D000';
 
 const redact = (url: string): string => url.replace(/\/\/[^@/]*@/, '//***@');

@@ -177,8 +177,8 @@ async function load(server: ServerProcess, label: string) {
 /** `count` server processes on one database behind a round-robin balancer, as one `ServerProcess`. */
 async function cluster(count: number, env: Record<string, string>): Promise<ServerProcess> {
   const servers: ServerProcess[] = [];
-  // One at a time: nothing locks ADK's schema update on an empty database against a second start (not tried).
-  for (let i = 0; i < count; i++) servers.push(await startServer(env));
+  // At once: the schema lock (server/database.ts) lets first starts on an empty database race safely.
+  servers.push(...(await Promise.all(Array.from({ length: count }, () => startServer(env)))));
   const balancer = await startBalancer(() => servers.map((s) => s.url));
   return {
     url: balancer.url,

@@ -125,10 +125,11 @@ if (!bin) {
   let third: RunningSyncServer;
   beforeAll(async () => {
     postgres = await startPostgres(bin);
-    // One at a time: ADK's schema update and the log's CREATE TABLE IF NOT EXISTS are not locked, so two
-    // first starts on an empty database might race (not tried; a deployment should start one first).
-    a = await startServer({ DATABASE_URL: postgres.url });
-    b = await startServer({ DATABASE_URL: postgres.url });
+    // At once, on the empty database: the schema lock (database.ts) lets both create the tables.
+    [a, b] = await Promise.all([
+      startServer({ DATABASE_URL: postgres.url }),
+      startServer({ DATABASE_URL: postgres.url }),
+    ]);
     balancer = await startBalancer(() => [a.url, b.url]);
     // In this process: for agent turns, and for SQL the tests run on the database.
     third = await startSyncServer({ url: postgres.url, port: 0, authenticate: () => ALICE });
@@ -249,6 +250,18 @@ if (!bin) {
       } finally {
         stream.close();
       }
+    });
+
+    it('three servers started at once on an empty database all come up', async () => {
+      // In this process: the race is in the database's schema creation, not between processes.
+      await third.service.database.sql('CREATE DATABASE empty_start');
+      const url = new URL(postgres.url);
+      url.pathname = '/empty_start';
+      const started = await Promise.allSettled(
+        [0, 1, 2].map(() => startSyncServer({ url: url.toString(), port: 0, authenticate: () => ALICE })),
+      );
+      for (const s of started) if (s.status === 'fulfilled') await s.value.close();
+      expect(started.map((s) => (s.status === 'fulfilled' ? 'up' : String(s.reason)))).toEqual(['up', 'up', 'up']);
     });
 
     describe('runExclusive in a third process', () => {
