@@ -30,7 +30,7 @@
  * holder waits for nothing but the database, so no cycle can form across processes.
  */
 import type { Event as AdkEvent } from '@google/adk';
-import type { EntityManager, MikroORM } from '@mikro-orm/core';
+import { type EntityManager, IsolationLevel, type MikroORM } from '@mikro-orm/core';
 import { appendToAdk, rewriteInAdk } from './adk-tables.js';
 import type { EventRewrite, SessionKey, Sql } from './database.js';
 import { KeyedLock } from './locks.js';
@@ -91,6 +91,12 @@ export const TURNS = 4;
 /** Two connections per section and turn (its own and one for ADK's calls), and a few for reads outside them. */
 export const POOL_SIZE = 2 * (SLOTS + TURNS) + 4;
 
+/**
+ * Asked for, not assumed from the database's default: a waiter's next statement must see the
+ * holder's commit (the dense `seq` above), which a snapshot from the transaction's start would not.
+ */
+const READ_COMMITTED = { isolationLevel: IsolationLevel.READ_COMMITTED };
+
 export function postgresCoordinator(orm: MikroORM): Coordinator {
   const slots = new Semaphore(SLOTS);
   const turns = new Semaphore(TURNS);
@@ -115,7 +121,7 @@ export function postgresCoordinator(orm: MikroORM): Coordinator {
           return result;
         },
       });
-    });
+    }, READ_COMMITTED);
   // In front of the database's lock: this process's own pushes to a session under an agent turn
   // wait here, not each in a slot (a connection) of their own.
   const local = new KeyedLock();

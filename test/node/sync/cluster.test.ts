@@ -264,6 +264,24 @@ if (!bin) {
       expect(started.map((s) => (s.status === 'fulfilled' ? 'up' : String(s.reason)))).toEqual(['up', 'up', 'up']);
     });
 
+    it("runs its sections read committed, which the coordination's reasoning needs, whatever the database's default", async () => {
+      await third.service.database.sql('CREATE DATABASE serializable_default');
+      await third.service.database.sql(
+        "ALTER DATABASE serializable_default SET default_transaction_isolation TO 'serializable'",
+      );
+      const url = new URL(postgres.url);
+      url.pathname = '/serializable_default';
+      const server = await startSyncServer({ url: url.toString(), port: 0, authenticate: () => ALICE });
+      try {
+        const [row] = await server.service.database.coordinator.run('any', (section) =>
+          section.sql('SHOW transaction_isolation'),
+        );
+        expect(row?.transaction_isolation).toBe('read committed');
+      } finally {
+        await server.close();
+      }
+    });
+
     describe('runExclusive in a third process', () => {
       it('keeps out a push that arrives at another process until the agent turn is logged', async () => {
         await create(a.url, 'agent');
