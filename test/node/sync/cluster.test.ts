@@ -294,7 +294,16 @@ if (!bin) {
           pushed.then(() => {
             settled = true;
           });
-          await new Promise((resolve) => setTimeout(resolve, 800));
+          // The push is in: waiting on the session's advisory lock, which this turn holds.
+          await vi.waitFor(
+            async () => {
+              const waiting = await third.service.database.sql(
+                "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+              );
+              expect(waiting.length).toBe(1);
+            },
+            { timeout: 10_000, interval: 20 },
+          );
           expect(settled).toBe(false);
           const session = (await third.service.sessions.getSession({ ...ALICE, sessionId: 'agent' })) as Session;
           await third.service.sessions.appendEvent({
