@@ -90,7 +90,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   try {
     await (options.url !== undefined && postgres ? underSchemaLock(options.url, prepare) : prepare());
   } catch (error) {
-    owner?.release();
+    // A failed start lets go of what it took: the file for a retry, the ORM's connections (init may have made it).
+    try {
+      await (ormOf() as MikroORM | undefined)?.close().catch(() => {});
+    } finally {
+      owner?.release();
+    }
     throw error;
   }
   const orm = ormOf();

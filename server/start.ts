@@ -43,25 +43,34 @@ export interface RunningSyncServer {
 export async function startSyncServer(options: SyncServerOptions): Promise<RunningSyncServer> {
   const database = await openDatabase(options);
   const service = new SyncService(database);
-  // Before listening for requests: a change stream opened at once must hear other processes' changes.
-  await service.listen();
-  const app = createSyncApp({
-    service,
-    authenticate: options.authenticate,
-    ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
-    ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
-    ...(options.keepAliveMs ? { keepAliveMs: options.keepAliveMs } : {}),
-    ...(options.maxStreamsPerUser ? { maxStreamsPerUser: options.maxStreamsPerUser } : {}),
-  });
-  const host = options.host ?? '127.0.0.1';
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: options.port ?? 8787, hostname: host }, () => resolve(s));
-  });
+  let server: ReturnType<typeof serve>;
+  try {
+    // Before listening for requests: a change stream opened at once must hear other processes' changes.
+    await service.listen();
+    const app = createSyncApp({
+      service,
+      authenticate: options.authenticate,
+      ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+      ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
+      ...(options.keepAliveMs ? { keepAliveMs: options.keepAliveMs } : {}),
+      ...(options.maxStreamsPerUser ? { maxStreamsPerUser: options.maxStreamsPerUser } : {}),
+    });
+    server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+      const s = serve({ fetch: app.fetch, port: options.port ?? 8787, hostname: host(options) }, () => resolve(s));
+      // A port in use: without this the start waited for ever.
+      s.once('error', reject);
+    });
+  } catch (error) {
+    // A failed start lets go of what it took: the libsql file's owner file above all, which a retry needs.
+    await service.close().catch(() => {});
+    await database.close().catch(() => {});
+    throw error;
+  }
   // Longer than clients keep idle connections (undici: 4 s), so a client never reuses one the server just closed.
   (server as unknown as { keepAliveTimeout: number }).keepAliveTimeout = 65_000;
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://${host}:${port}`,
+    url: `http://${host(options)}:${port}`,
     port,
     service,
     async close() {
@@ -73,3 +82,5 @@ export async function startSyncServer(options: SyncServerOptions): Promise<Runni
     },
   };
 }
+
+const host = (options: SyncServerOptions): string => options.host ?? '127.0.0.1';

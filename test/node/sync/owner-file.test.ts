@@ -2,13 +2,16 @@
  * The libsql owner file, in this process (milliseconds, no server launched): a file naming a live
  * process of this host is refused, one naming a dead process or this process (a restarted
  * container's PID 1) is taken over, one naming another host is refused with that host in the
- * message. cluster.test.ts keeps one refusal through a real second server process.
+ * message; a start that fails later (its port taken) lets the file go. cluster.test.ts keeps one
+ * refusal through a real server process.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSyncServer } from '../../../server/index.js';
 import { DatabaseInUseError, ownFile } from '../../../server/owner-file.js';
 
 let dir: string;
@@ -73,4 +76,19 @@ describe('owner file', () => {
       expect(error.message).toMatch(/on host other-container, not this host .*remove \S+sync\.db\.owner/);
     }
   });
+});
+
+describe('a start that fails after taking the file', () => {
+  it('releases it: the port was taken, and the next start on the file comes up', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as AddressInfo).port;
+    try {
+      await expect(startSyncServer({ file, port, authenticate: () => undefined })).rejects.toThrow(/EADDRINUSE/);
+      const server = await startSyncServer({ file, port: 0, authenticate: () => undefined });
+      await server.close();
+    } finally {
+      busy.close();
+    }
+  }, 10_000);
 });
