@@ -50,6 +50,7 @@ import {
 } from './report.js';
 import { runSearchBench } from './search/run.js';
 import { summarize } from './stats.js';
+import { runStreamingBench } from './streaming/run.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const configFile = path.join(here, 'vite.config.ts');
@@ -321,6 +322,8 @@ async function main(): Promise<void> {
   if (!targeted && engine.name === 'chromium') await runSearchBench({ quick: options.quick, out: outDir });
   // So has the inspector on a long session (bench/inspector/run.ts), also Chromium's: it reads long animation frames.
   if (!targeted && engine.name === 'chromium') await runInspectorBench({ quick: options.quick, out: outDir });
+  // So has a reply streamed into a long conversation (bench/streaming/run.ts): it reads Chromium's task times.
+  if (!targeted && engine.name === 'chromium') await runStreamingBench({ quick: options.quick, out: outDir });
 }
 
 function fmt(ms: number | null): string {

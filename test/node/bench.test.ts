@@ -21,6 +21,7 @@ import {
   summarizeFigures,
 } from '../../bench/report.js';
 import { median, percentile, summarize } from '../../bench/stats.js';
+import { lagsOf, replyChunks, replyTokens, FULL as STREAMING_FULL } from '../../bench/streaming/plan.js';
 
 describe('percentile', () => {
   it('interpolates between the nearest ranks', () => {
@@ -338,5 +339,36 @@ describe('command line', () => {
     expect(() => parseArgs(['--only', ''])).toThrow(/--only/);
     expect(() => parseArgs(['--fast'])).toThrow(/unknown argument/);
     expect(() => parseArgs(['--reps', '0'])).toThrow(/--reps/);
+  });
+});
+
+describe('the streaming bench plan', () => {
+  it('streams every token of the reply once, in chunks of 1 to 3 tokens, the same in every run', () => {
+    const chunks = replyChunks(STREAMING_FULL);
+    expect(chunks.join('')).toBe(replyTokens(STREAMING_FULL.replyTokens).join(''));
+    expect(chunks).toEqual(replyChunks(STREAMING_FULL));
+    const tokens = chunks.map((c) => c.split(' ').filter(Boolean).length);
+    expect(Math.min(...tokens)).toBe(1);
+    expect(Math.max(...tokens)).toBe(3);
+  });
+
+  it('times each append until the reader first holds a text at least as long', () => {
+    const written = [
+      { at: 100, length: 3 },
+      { at: 120, length: 7 },
+      { at: 140, length: 9 },
+      { at: 160, length: 12 },
+    ];
+    const seen = [
+      { at: 95, length: 0 },
+      { at: 150, length: 7 },
+      { at: 170, length: 9 },
+    ];
+    // The last append was never seen: the draft was finished first.
+    expect(lagsOf(written, seen)).toEqual({ lags: [50, 30, 30], unseen: 1 });
+  });
+
+  it('counts a sight the clocks put before its append as no lag', () => {
+    expect(lagsOf([{ at: 100, length: 5 }], [{ at: 99, length: 5 }])).toEqual({ lags: [0], unseen: 0 });
   });
 });
