@@ -57,8 +57,13 @@ interface LagFigures {
   p50: number;
   p95: number;
   max: number;
+  /** p95 over the first and the last quarter of the appends: whether the lag grows with the draft. */
+  firstQuarterP95: number;
+  lastQuarterP95: number;
   samples: number;
   unseen: number;
+  /** Every append's lag, in order. */
+  lags: number[];
 }
 
 async function openPage(page: Page, url: string): Promise<Page> {
@@ -106,6 +111,8 @@ export async function runStreamingBench(options: StreamingBenchOptions): Promise
   const lags: LagFigures[] = [];
   const taskMs: Partial<Record<StreamingContender, number[]>> = {};
   const overStream: Partial<Record<StreamingContender, number[]>> = {};
+  const cpuMs: Partial<Record<StreamingContender, number[]>> = {};
+  const cpuOverStream: Partial<Record<StreamingContender, number[]>> = {};
   const callMs: Partial<Record<StreamingContender, number[]>> = {};
   const wallMs: Partial<Record<StreamingContender, number[]>> = {};
   let browserVersion = '';
@@ -132,13 +139,17 @@ export async function runStreamingBench(options: StreamingBenchOptions): Promise
         const seen = await reader.evaluate(() => window.streamingBench.stopWatch());
         const { lags: each, unseen } = lagsOf(result.appended, seen);
         if (each.length === 0) throw new Error(`the second page saw none of ${contender}'s draft`);
+        const quarter = Math.max(1, Math.floor(each.length / 4));
         lags.push({
           maxLossMs: draft.maxLossMs,
           p50: median(each),
           p95: percentile(each, 95),
           max: Math.max(...each),
+          firstQuarterP95: percentile(each.slice(0, quarter), 95),
+          lastQuarterP95: percentile(each.slice(-quarter), 95),
           samples: each.length,
           unseen,
+          lags: each.map((l) => Math.round(l)),
         });
       }
       await writer.evaluate(([c, r]) => window.streamingBench.cleanup(c, r), [contender, runId] as const);
@@ -146,10 +157,16 @@ export async function runStreamingBench(options: StreamingBenchOptions): Promise
     }
     await reader.close();
 
-    const cdp = await context.newCDPSession(writer);
-    await cdp.send('Performance.enable');
-    const taskSeconds = async (): Promise<number> => {
-      const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
+    // Two sessions, one per time domain: the tasks' wall time (what holds the page up) and the
+    // thread's CPU time in them (the work, which a busy machine does not stretch).
+    const wall = await context.newCDPSession(writer);
+    await wall.send('Performance.enable', { timeDomain: 'timeTicks' });
+    const cpu = await context.newCDPSession(writer);
+    await cpu.send('Performance.enable', { timeDomain: 'threadTicks' });
+    const taskSeconds = async (session: typeof wall): Promise<number> => {
+      const { metrics } = (await session.send('Performance.getMetrics')) as {
+        metrics: { name: string; value: number }[];
+      };
       const found = metrics.find((m) => m.name === 'TaskDuration');
       if (!found) throw new Error('Chromium reports no TaskDuration');
       return found.value;
@@ -158,16 +175,18 @@ export async function runStreamingBench(options: StreamingBenchOptions): Promise
       const runId = `run-${++runNo}`;
       await writer.evaluate(([c, r, z]) => window.streamingBench.prepare(c, r, z), [contender, runId, s] as const);
       await sleep(300); // the setup's writes settle, as a conversation loaded a while ago has
-      const before = await taskSeconds();
+      const before = await taskSeconds(wall);
+      const beforeCpu = await taskSeconds(cpu);
       const result = await writer.evaluate(([c, r, z, o]) => window.streamingBench.run(c, r, z, o), [
         contender,
         runId,
         s,
         { countBytes: false, recordAppends: false, settleMs: 0 },
       ] as const);
-      const task = ((await taskSeconds()) - before) * 1000;
+      const task = ((await taskSeconds(wall)) - before) * 1000;
+      const taskCpu = ((await taskSeconds(cpu)) - beforeCpu) * 1000;
       await writer.evaluate(([c, r]) => window.streamingBench.cleanup(c, r), [contender, runId] as const);
-      return { task, result };
+      return { task, taskCpu, result };
     };
     if (warmup) {
       log('main-thread time: a warm-up of each contender (a tenth of the reply)');
@@ -176,15 +195,19 @@ export async function runStreamingBench(options: StreamingBenchOptions): Promise
     for (let rep = 0; rep < sizes.repetitions; rep++) {
       log(`main-thread time: repetition ${rep + 1}/${sizes.repetitions}`);
       const tasks: Partial<Record<StreamingContender, number>> = {};
+      const cpus: Partial<Record<StreamingContender, number>> = {};
       for (const contender of rotate(TIME_PASS, rep)) {
-        const { task, result } = await measure(contender, sizes);
+        const { task, taskCpu, result } = await measure(contender, sizes);
         tasks[contender] = task;
+        cpus[contender] = taskCpu;
         add(taskMs, contender, task);
+        add(cpuMs, contender, taskCpu);
         add(callMs, contender, result.callMs);
         add(wallMs, contender, result.wallMs);
       }
       for (const contender of TIME_PASS) {
         add(overStream, contender, (tasks[contender] as number) - (tasks.baseline as number));
+        add(cpuOverStream, contender, (cpus[contender] as number) - (cpus.baseline as number));
       }
     }
   } finally {
@@ -223,18 +246,20 @@ export async function runStreamingBench(options: StreamingBenchOptions): Promise
         `${CONTENDERS[c].label.padEnd(52)}${pad(String(bytes[c]?.writes ?? '-'), 8)}${pad(size(bytesOf(c)), 13)}${pad(x(ratio(c, 'draft-250')), 17)}${pad(x(ratio(c, 'draft-0')), 15)}`,
     ),
     '',
-    `main-thread time over the stream (Chromium's TaskDuration of the page, median of ${sizes.repetitions}; the stream alone subtracted per repetition), ms`,
-    `${'contender'.padEnd(52)}   tasks   over the stream alone   in the per-chunk calls   stream to stored`,
-    ...TIME_PASS.map(
-      (c) =>
-        `${CONTENDERS[c].label.padEnd(52)}${pad(ms(median(taskMs[c] ?? [Number.NaN])), 8)}${pad(c === 'baseline' ? '-' : ms(median(overStream[c] ?? [Number.NaN])), 24)}${pad(ms(median(callMs[c] ?? [Number.NaN])), 25)}${pad(ms(median(wallMs[c] ?? [Number.NaN])), 19)}`,
-    ),
+    `main-thread time over the stream (Chromium's TaskDuration of the page's main thread, median of ${sizes.repetitions}): the tasks' wall time and the thread's CPU time in them, each less the stream alone's in the same repetition; and the time inside the per-chunk calls, ms`,
+    `${'contender'.padEnd(52)}    wall   over the stream     CPU   over the stream   in the calls`,
+    ...TIME_PASS.map((c) => {
+      const m = (lists: Partial<Record<StreamingContender, number[]>>): string => ms(median(lists[c] ?? [Number.NaN]));
+      const over = (lists: Partial<Record<StreamingContender, number[]>>): string =>
+        c === 'baseline' ? '-' : m(lists);
+      return `${CONTENDERS[c].label.padEnd(52)}${pad(m(taskMs), 8)}${pad(over(overStream), 18)}${pad(m(cpuMs), 8)}${pad(over(cpuOverStream), 18)}${pad(m(callMs), 15)}`;
+    }),
     '',
     'second-tab lag: another page following the draft with watchDrafts (the writer in-thread), from each append until that page held its text, ms',
-    'maxLossMs     p50     p95     max   appends   not seen before finish',
+    'maxLossMs     p50     p95     max   p95 first / last quarter   appends   not seen before finish',
     ...lags.map(
       (l) =>
-        `${pad(String(l.maxLossMs), 9)}${pad(ms(l.p50), 8)}${pad(ms(l.p95), 8)}${pad(ms(l.max), 8)}${pad(String(l.samples), 10)}${pad(String(l.unseen), 25)}`,
+        `${pad(String(l.maxLossMs), 9)}${pad(ms(l.p50), 8)}${pad(ms(l.p95), 8)}${pad(ms(l.max), 8)}${pad(`${ms(l.firstQuarterP95)} / ${ms(l.lastQuarterP95)}`, 27)}${pad(String(l.samples), 10)}${pad(String(l.unseen), 25)}`,
     ),
     '',
     `targets: at least ${TARGET_BYTES_RATIO}x fewer bytes than TanStack's and than a put of the message per chunk, at the default maxLossMs 250 (${x(ratios['draft-250']?.tanstack ?? Number.NaN)}, ${x(ratios['draft-250']?.['naive-message'] ?? Number.NaN)}): ${bytesMet ? 'met' : 'NOT met'}; second-tab p95 lag under ${TARGET_LAG_P95_MS} ms: ${lagMeets.length ? `met with maxLossMs ${lagMeets.join(', ')}` : 'NOT met'}${
@@ -267,9 +292,11 @@ export async function runStreamingBench(options: StreamingBenchOptions): Promise
           bytesRatios: ratios,
           mainThread: {
             measure:
-              "Chromium's Performance.getMetrics TaskDuration of the page, over run(); overStream subtracts the baseline's of the same repetition",
+              "Chromium's Performance.getMetrics TaskDuration of the page over run(), in timeTicks (taskMs) and threadTicks (cpuMs); overStream subtracts the baseline's of the same repetition",
             taskMs,
             overStreamMs: overStream,
+            cpuMs,
+            cpuOverStreamMs: cpuOverStream,
             callMs,
             wallMs,
           },
