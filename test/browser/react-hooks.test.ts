@@ -220,11 +220,15 @@ describe('React hooks', () => {
     const views = Array.from({ length: 5 }, (_, i) => createElement(SessionView, { key: i }));
     const { container, root } = mount({ ...store, appendEvent: reader.appendEvent.bind(reader) }, views);
     await expect.poll(() => container.textContent).toBe('0 events; name=-; topic=-'.repeat(5));
-    expect(reads).toHaveLength(1);
+    // One query for the five: one first read, or two when strict mode's second mount lands in a
+    // later task than the first (a loaded machine), never one per component.
+    const first = reads.length;
+    expect(first).toBeGreaterThanOrEqual(1);
+    expect(first).toBeLessThanOrEqual(2);
     expect(subscriptions()).toBe(1);
     await writer.appendEvent({ session, event: makeEvent() });
     await expect.poll(() => container.textContent).toBe('1 events; name=-; topic=-'.repeat(5));
-    expect(reads).toHaveLength(2);
+    expect(reads).toHaveLength(first + 1);
     root.render(null);
     await expect.poll(subscriptions).toBe(0);
   });
