@@ -10,6 +10,7 @@
  */
 import { type Event, openSessionStore, type Session, type SessionStore } from '../../src/index.js';
 import { mountInspector } from '../../src/inspector/index.js';
+import { random } from '../random.js';
 
 export interface OpenTimes {
   /** `open()` until the newest event's row is in the DOM. */
@@ -64,17 +65,6 @@ const WORDS =
     ' ',
   );
 
-/** A fixed-seed xorshift: the same text in every run. */
-function random(seed: number): () => number {
-  let x = (seed * 2654435761) >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 2 ** 32;
-  };
-}
 const sentence = (next: () => number, words: number): string =>
   Array.from({ length: words }, () => WORDS[Math.floor(next() * WORDS.length)]).join(' ');
 

@@ -4,6 +4,7 @@
  * of a second tab computed from what the writer appended and what the reader saw. Pure: no DOM, no
  * Node, so it is unit-tested.
  */
+import { random } from '../random.js';
 
 export interface StreamingSizes {
   /** Messages in the conversation before the reply. */
@@ -92,18 +93,6 @@ export const TIME_PASS: readonly StreamingContender[] = [
   'draft-worker-250',
   'draft-worker-0',
 ];
-
-/** A fixed-seed xorshift: the same conversation and reply in every run and for every contender. */
-export function random(seed: number): () => number {
-  let x = (seed * 2654435761) >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 2 ** 32;
-  };
-}
 
 const WORDS = (
   'the a of to and in is it that for on with as was at by this be from or an are not have ' +
