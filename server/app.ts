@@ -26,6 +26,7 @@ import {
 import type { Event } from '../src/types.js';
 import type { UserKey } from './log.js';
 import type { SyncService } from './sync-service.js';
+import { unreachableDatabase } from './unavailable.js';
 
 /** Whom a token may act for: one user, of one app or (without `appName`) of any. */
 export interface Principal {
@@ -233,6 +234,15 @@ export function createSyncApp(options: SyncAppOptions): Hono<Env> {
 
   app.route('/v1/apps/:app/users/:user', scoped);
   app.onError((error, c) => {
+    const unreachable = unreachableDatabase(error);
+    if (unreachable !== undefined) {
+      console.error(`sync server: the database is out of reach (${unreachable}); answered 503`);
+      c.header('Retry-After', '1');
+      return c.json(
+        { error: 'unavailable', message: 'the database is out of reach; try again' } satisfies ErrorAnswer,
+        503,
+      );
+    }
     console.error(error);
     return c.json({ error: 'internal', message: 'the server failed; try again' } satisfies ErrorAnswer, 500);
   });

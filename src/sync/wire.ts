@@ -123,6 +123,8 @@ export interface ErrorAnswer {
     | 'not-found'
     | 'exists'
     | 'too-many-streams'
+    /** 503: the server's database is out of reach (restarting, failing over); retried like any 5xx. */
+    | 'unavailable'
     | 'internal';
   message: string;
 }

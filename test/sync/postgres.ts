@@ -3,14 +3,20 @@
  * temp dir and pg_ctl on a free port, run as user `postgres` when this process
  * is root (Postgres refuses to run as root).
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 
 export interface Postgres {
   url: string;
+  /**
+   * Stops the server at once (`-m immediate`: every connection dropped, as in a crash) and starts it
+   * again on the same data and port; asynchronous, so that clients in this process go on meanwhile.
+   */
+  restart(): Promise<void>;
   stop(): void;
 }
 
@@ -49,7 +55,13 @@ export async function startPostgres(bin: string): Promise<Postgres> {
     else execFileSync(command, args, { stdio: 'pipe' });
   };
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres']);
-  run('pg_ctl', [
+  const runAsync = (tool: string, args: string[]) => {
+    const command = join(bin, tool);
+    return asPostgres
+      ? promisify(execFile)('runuser', ['-u', 'postgres', '--', command, ...args])
+      : promisify(execFile)(command, args);
+  };
+  const startArgs = [
     '-D',
     data,
     '-o',
@@ -58,9 +70,14 @@ export async function startPostgres(bin: string): Promise<Postgres> {
     '-l',
     join(dir, 'log'),
     'start',
-  ]);
+  ];
+  run('pg_ctl', startArgs);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async restart() {
+      await runAsync('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      await runAsync('pg_ctl', startArgs);
+    },
     stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
