@@ -88,6 +88,14 @@ export function localCoordinator(orm: MikroORM, sql: Sql): Coordinator {
 
 const SLOTS = 4;
 export const TURNS = 4;
+/**
+ * How long Postgres lets a push's transaction sit idle before it ends it, locks and all. A push
+ * sends its statements back to back, so only a process cut off from the database (a partition:
+ * no FIN, no reset) leaves one idle; the other processes then wait at most this long for its
+ * sessions. Agent turns (`runExclusive`) are idle for as long as the model thinks and are left to
+ * TCP keepalives (docs/sync.md).
+ */
+export const SECTION_IDLE_MS = 10_000;
 /** Two connections per section and turn (its own and one for ADK's calls), and a few for reads outside them. */
 export const POOL_SIZE = 2 * (SLOTS + TURNS) + 4;
 
@@ -100,10 +108,14 @@ const READ_COMMITTED = { isolationLevel: IsolationLevel.READ_COMMITTED };
 export function postgresCoordinator(orm: MikroORM): Coordinator {
   const slots = new Semaphore(SLOTS);
   const turns = new Semaphore(TURNS);
-  const open = <T>(sessionKey: string | undefined, work: (section: Section) => Promise<T>) =>
+  const open = <T>(sessionKey: string | undefined, work: (section: Section) => Promise<T>, long: boolean) =>
     orm.em.fork().transactional(async (em) => {
       const sql = bound(em);
       const lock = (key: string) => sql('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
+      // Before any lock: a push's transaction is never idle for long but in a partition, where
+      // nothing tells Postgres its process is gone and the locks would be held until TCP gives up.
+      if (!long)
+        await sql("SELECT set_config('idle_in_transaction_session_timeout', ?, true)", [String(SECTION_IDLE_MS)]);
       if (sessionKey !== undefined) await lock(sessionKey);
       const w = writer(em, async (payload) => {
         await sql('SELECT pg_notify(?, ?)', [CHANNEL, payload]);
@@ -129,7 +141,7 @@ export function postgresCoordinator(orm: MikroORM): Coordinator {
     key === undefined ? inner() : local.run(key, inner);
   return {
     shared: true,
-    run: (key, work, long = false) => gated(key, () => (long ? turns : slots).run(() => open(key, work))),
+    run: (key, work, long = false) => gated(key, () => (long ? turns : slots).run(() => open(key, work, long))),
     listen: (heard, resumed) => listenOn(orm, heard, resumed),
   };
 }
