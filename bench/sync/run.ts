@@ -17,6 +17,7 @@ import { SyncEngine } from '../../src/sync/index.js';
 import { startBalancer } from '../../test/sync/balancer.js';
 import { postgresBin, startPostgres } from '../../test/sync/postgres.js';
 import { type ServerProcess, startServer, TOKENS } from '../../test/sync/server-process.js';
+import { rawLoad } from './raw.js';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -102,20 +103,30 @@ async function initialSync(server: ServerProcess, label: string) {
   await d.store.close();
 }
 
-async function latency(server: ServerProcess, label: string) {
-  const appName = `latency-${Date.now()}`;
-  const a = device(server.url, appName);
-  const b = device(server.url, appName, true);
-  const session = await a.store.createSession({ appName, userId: 'model', sessionId: 'chat' });
+/** Samples sorted, and the value at quantile `q` (ms, one decimal). */
+function quantiles(samples: number[]) {
+  const sorted = [...samples].sort((x, y) => x - y);
+  return (q: number) => Number(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]?.toFixed(1));
+}
+
+/**
+ * Device A appends one event at a time to a session of `appName`, device B (live: poke, then pull)
+ * has each; resolves the append-to-stored-on-B times once `done` says stop (or after `count`).
+ */
+async function sampleLatency(url: string, appName: string, until: { count?: number; done?: () => boolean }) {
+  const a = device(url, appName);
+  const b = device(url, appName, true);
+  const sessionId = `latency-${Date.now()}`;
+  const session = await a.store.createSession({ appName, userId: 'model', sessionId });
   a.sync.start();
   b.sync.start();
   await a.sync.syncNow();
   await b.sync.syncNow();
   const samples: number[] = [];
-  for (let i = 0; i < (quick ? 10 : 50); i++) {
+  for (let i = 0; until.count === undefined ? !until.done?.() : i < until.count; i++) {
     const e = event(i, `ping ${i}`);
     const arrived = new Promise<void>((resolve) => {
-      const stop = b.store.subscribe({ appName, sessionId: 'chat' }, (change) => {
+      const stop = b.store.subscribe({ appName, sessionId }, (change) => {
         if (change.eventIds.includes(e.id)) {
           stop();
           resolve();
@@ -126,17 +137,34 @@ async function latency(server: ServerProcess, label: string) {
     await a.store.appendEvent({ session, event: e });
     await arrived;
     samples.push(performance.now() - t);
+    // Under load, one ping every 100 ms: a chat's pace, not a flood that would be load of its own.
+    if (until.done) await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  samples.sort((x, y) => x - y);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]?.toFixed(1);
-  console.log(
-    `${label} latency append on A -> stored on B: median ${at(0.5)} ms, p95 ${at(0.95)} ms (${samples.length} samples)`,
-  );
   await a.sync.stop();
   await b.sync.stop();
   await a.store.close();
   await b.store.close();
+  return samples;
 }
+
+async function latency(server: ServerProcess, label: string) {
+  const samples = await sampleLatency(server.url, `latency-${Date.now()}`, { count: quick ? 10 : 50 });
+  const at = quantiles(samples);
+  console.log(
+    `${label} latency append on A -> stored on B: median ${at(0.5)} ms, p95 ${at(0.95)} ms (${samples.length} samples)`,
+  );
+}
+
+/** One configuration's load figures, for the table at the end. */
+interface LoadRow {
+  label: string;
+  eventsPerSecond: number;
+  p50?: number;
+  p95?: number;
+  p99?: number;
+  cpuPer1000?: number;
+}
+const rows: LoadRow[] = [];
 
 async function load(server: ServerProcess, label: string) {
   const appName = `load-${Date.now()}`;
@@ -146,6 +174,9 @@ async function load(server: ServerProcess, label: string) {
     devices.map((d, i) => d.store.createSession({ appName: appOf(i), userId: 'model', sessionId: `dev-${i}` })),
   );
   const cpu = server.cpuMs();
+  let loaded = false;
+  // As device 0's user, whose lock the load's pushes queue on (all of them, when one user has every device).
+  const pings = sampleLatency(server.url, appOf(0), { done: () => loaded });
   const started = performance.now();
   let events = 0;
   for (let round = 0; round < ROUNDS; round++) {
@@ -160,16 +191,29 @@ async function load(server: ServerProcess, label: string) {
     events += DEVICES * 5;
   }
   const ms = performance.now() - started;
+  const serverCpu = server.cpuMs() - cpu;
+  loaded = true;
+  const at = quantiles(await pings);
   // Every device ends with every device's session.
   await Promise.all(devices.map((d) => d.sync.syncNow()));
   const { sessions: seen } = await (devices[0] as ReturnType<typeof device>).store.listSessions({
     appName: appOf(0),
     userId: 'model',
   });
-  const expected = spread ? 1 : DEVICES;
+  // The latency pair's session, and the device's own (one user for all: every device's).
+  const expected = spread ? 2 : DEVICES + 1;
   if (seen.length !== expected) throw new Error(`load: ${seen.length} sessions on a device, not ${expected}`);
+  const row: LoadRow = {
+    label: label.trim(),
+    eventsPerSecond: Math.round((events / ms) * 1000),
+    p50: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
+    cpuPer1000: Math.round((serverCpu / events) * 1000),
+  };
+  rows.push(row);
   console.log(
-    `${label} load ${DEVICES} devices${spread ? ' (a user each)' : ''} x ${ROUNDS} rounds (5 events + a sync each): ${(ms / 1000).toFixed(2)} s, ${Math.round((events / ms) * 1000)} events/s pushed and pulled by all, server CPU ${(server.cpuMs() - cpu) / 1000} s`,
+    `${label} load ${DEVICES} devices${spread ? ' (a user each)' : ''} x ${ROUNDS} rounds (5 events + a sync each): ${(ms / 1000).toFixed(2)} s, ${row.eventsPerSecond} events/s pushed and pulled by all, server CPU ${serverCpu / 1000} s (${row.cpuPer1000} ms per 1,000 events); other-device latency meanwhile p50 ${row.p50} / p95 ${row.p95} / p99 ${row.p99} ms`,
   );
   for (const d of devices) await d.store.close();
 }
@@ -216,9 +260,31 @@ if (storage === 'postgres' || storage === 'both') {
     try {
       if (!processes) await suite('postgres', { DATABASE_URL: pg.url });
       for (const count of processes ?? []) await suite(`postgres x${count}`, { DATABASE_URL: pg.url }, count);
+      // The database's own limit for the load's rows, on the same database, in the same run.
+      const stamp = Date.now();
+      const raw = await rawLoad(pg.url, {
+        devices: DEVICES,
+        rounds: ROUNDS,
+        perPush: 5,
+        userOf: (i) => ({ appName: spread ? `raw-${stamp}-${i}` : `raw-${stamp}`, userId: 'model' }),
+        make: event,
+      });
+      rows.push({ label: 'raw SQL (the limit)', eventsPerSecond: Math.round((raw.events / raw.ms) * 1000) });
     } finally {
       pg.stop();
     }
+  }
+}
+if (rows.length > 0) {
+  const limit = rows.find((r) => r.label.startsWith('raw'))?.eventsPerSecond;
+  console.log(
+    `\n| load (${DEVICES} devices${spread ? ', a user each' : ', one user'}, ${ROUNDS} rounds) | events/s | of raw SQL | latency p50 / p95 / p99 (ms) | server CPU per 1,000 events (ms) |`,
+  );
+  console.log('|---|---|---|---|---|');
+  for (const r of rows) {
+    const share = limit ? `${Math.round((r.eventsPerSecond / limit) * 100)}%` : '';
+    const lat = r.p50 === undefined ? '' : `${r.p50} / ${r.p95} / ${r.p99}`;
+    console.log(`| ${r.label} | ${r.eventsPerSecond} | ${share} | ${lat} | ${r.cpuPer1000 ?? ''} |`);
   }
 }
 process.exit(0);
