@@ -23,16 +23,23 @@ export interface DraftStore {
 const replyKey = (session: Session, event: Pick<Event, 'invocationId' | 'author' | 'branch'>): string =>
   JSON.stringify([session.appName, session.userId, session.id, event.invocationId, event.author, event.branch ?? null]);
 
+/** A reply streaming now: whose, and its draft's writer (`undefined` when it could not be begun). */
+interface OpenReply {
+  session: Session;
+  invocationId: string | undefined;
+  writer: Promise<DraftWriter | undefined>;
+}
+
 /** The drafts of replies streaming now, by session, invocation, author and branch. */
 export class StreamingReplies {
-  private readonly open = new Map<string, Promise<DraftWriter | undefined>>();
+  private readonly open = new Map<string, OpenReply>();
 
   constructor(private readonly store: DraftStore) {}
 
   /** Adds a partial event's parts to its reply's draft, begun by the first. */
   async partial(session: Session, event: Event): Promise<void> {
     const key = replyKey(session, event);
-    let writer = this.open.get(key);
+    let writer = this.open.get(key)?.writer;
     if (!writer) {
       writer = this.store.drafts
         .begin({
@@ -43,7 +50,7 @@ export class StreamingReplies {
         })
         // A reply whose draft cannot be begun (a full session of drafts) still streams; it is stored at its end as ever.
         .catch(() => undefined);
-      this.open.set(key, writer);
+      this.open.set(key, { session, invocationId: event.invocationId, writer });
     }
     const draft = await writer;
     for (const part of event.content?.parts ?? []) {
@@ -56,16 +63,15 @@ export class StreamingReplies {
   /** The draft the final `event` finishes, taken from those streaming; `undefined` when none streams. */
   async take(session: Session, event: Event): Promise<DraftWriter | undefined> {
     const key = replyKey(session, event);
-    const writer = this.open.get(key);
+    const writer = this.open.get(key)?.writer;
     this.open.delete(key);
     return writer;
   }
 
   /** Lets a session's unfinished drafts (of one invocation, if given) go: they read as interrupted. */
   async release(session: SessionKey, invocationId?: string): Promise<void> {
-    for (const [key, writer] of [...this.open]) {
-      const [appName, userId, id, invocation] = JSON.parse(key) as string[];
-      const other = appName !== session.appName || userId !== session.userId || id !== session.sessionId;
+    for (const [key, { session: of, invocationId: invocation, writer }] of [...this.open]) {
+      const other = of.appName !== session.appName || of.userId !== session.userId || of.id !== session.sessionId;
       if (other || (invocationId !== undefined && invocation !== invocationId)) continue;
       this.open.delete(key);
       await (await writer)?.release();
