@@ -15,6 +15,7 @@ import {
   QuotaExceededError,
   type SessionStore,
   type SessionStoreError,
+  StoreClosedError,
 } from '../../src/index.js';
 import {
   chatClientPersistence,
@@ -294,5 +295,82 @@ describe('messages as events', () => {
     await persistence.flush(threadId);
     const loaded = await chatClientPersistence(store, { appName: 'chat', userId: 'ada' }).getItem(threadId);
     expect(loaded).toEqual({ messages: [question, message] });
+  });
+});
+
+describe('the chat as the ChatClient changes it', () => {
+  it('finishes a reply once a message follows it, replaces a changed message in place, and rewinds on clear()', async () => {
+    const store = new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: 'tanstack-edit' });
+    opened.push(store);
+    const persistence = chatClientPersistence(store, { appName: 'chat', userId: 'ada' });
+    const u1: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', content: 'Weather?' }] };
+    const call = {
+      type: 'tool-call',
+      id: 'c1',
+      name: 'weather',
+      arguments: '{}',
+      input: {},
+      state: 'input-complete',
+    } as const;
+    const a1: UIMessage = { id: 'a1', role: 'assistant', parts: [{ type: 'text', content: 'Checking.' }, call] };
+    // No onFinish: the reply stays a draft while it is last…
+    persistence.setItem(threadId, { messages: [u1, a1] });
+    await persistence.flush(threadId);
+    expect((await store.drafts.list(key)).map((d) => d.id)).toEqual(['a1']);
+    // …and is finished once a message follows it.
+    const u2: UIMessage = { id: 'u2', role: 'user', parts: [{ type: 'text', content: 'And tomorrow?' }] };
+    persistence.setItem(threadId, { messages: [u1, a1, u2] });
+    await persistence.flush(threadId);
+    expect(await store.drafts.list(key)).toEqual([]);
+    // A tool's output arriving later replaces the stored reply in place.
+    const answered: UIMessage = {
+      ...a1,
+      parts: [a1.parts[0] as UIMessage['parts'][number], { ...call, state: 'complete', output: { temp: 20 } }],
+    };
+    persistence.setItem(threadId, { messages: [u1, answered, u2] });
+    await persistence.flush(threadId);
+    const events = (await store.getSession(key))?.events ?? [];
+    expect(events.map((e) => e.id)).toEqual(['u1', 'a1', 'u2']);
+    expect(eventToMessage(events[1] as NonNullable<(typeof events)[number]>)).toEqual(answered);
+
+    // clear(): the session reads empty, what it held stays stored as an alternative.
+    persistence.removeItem(threadId);
+    await persistence.flush(threadId);
+    expect(await chatClientPersistence(store, { appName: 'chat', userId: 'ada' }).getItem(threadId)).toEqual({
+      messages: [],
+    });
+    expect((await store.getSession(key))?.events.map((e) => e.id).slice(0, 3)).toEqual(['u1', 'a1', 'u2']);
+  });
+
+  it('drops an interrupted reply the ChatClient no longer shows', async () => {
+    const store = new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: 'tanstack-drop' });
+    opened.push(store);
+    const session = await store.createSession(key);
+    await store.appendEvent({ session, event: messageToEvent({ id: 'u1', role: 'user', parts: [] }) });
+    const writer = await store.drafts.begin({ session, id: 'cut' });
+    writer.append({ text: 'Half' });
+    await writer.release();
+    const persistence = chatClientPersistence(store, { appName: 'chat', userId: 'ada' });
+    const loaded = (await persistence.getItem(threadId)) as { messages: UIMessage[] };
+    expect(loaded.messages.map((m) => [m.id, isInterrupted(m)])).toEqual([
+      ['u1', false],
+      ['cut', true],
+    ]);
+    persistence.setItem(threadId, { messages: loaded.messages.slice(0, 1) });
+    await persistence.flush(threadId);
+    expect(await store.drafts.list(key)).toEqual([]);
+  });
+
+  it('tells onError once per kind of failure in a row, however many changes fail', async () => {
+    const store = new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: 'tanstack-once' });
+    opened.push(store);
+    const heard: SessionStoreError[] = [];
+    const persistence = chatClientPersistence(store, { appName: 'chat', userId: 'ada', onError: (e) => heard.push(e) });
+    await store.close();
+    for (const content of ['a', 'ab', 'abc']) {
+      persistence.setItem(threadId, { messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', content }] }] });
+      await expect(persistence.flush(threadId)).rejects.toBeInstanceOf(StoreClosedError);
+    }
+    expect(heard.map((e) => e.constructor)).toEqual([StoreClosedError]);
   });
 });
