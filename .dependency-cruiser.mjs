@@ -6,7 +6,7 @@
  * (src/types.ts, src/public/) sit beside core: every layer may name them.
  */
 const slices = 'artifacts|search|memory|drafts|sync|transfer|live';
-const integrations = 'adk|react|ai-sdk|vite|inspector';
+const integrations = 'adk|react|ai-sdk|tanstack-ai|vite|inspector';
 const publicTypes = '^src/(types\\.ts|public/)';
 const below = (...folders) => [`^src/(${folders.join('|')})/`, publicTypes];
 
@@ -68,7 +68,7 @@ export default {
     ),
     only(
       'integrations-on-the-public-api',
-      'adk/, react/, ai-sdk/, vite/ and inspector/ are built on the public entry (and core utilities), like an app.',
+      'adk/, react/, ai-sdk/, tanstack-ai/, vite/ and inspector/ are built on the public entry (and core utilities), like an app.',
       `^src/(${integrations})/`,
       [...below('core', integrations), '^src/index\\.ts$'],
     ),

@@ -3,9 +3,10 @@
  * mode writes, the page reloads, and the data is read back. Fails if a bundler
  * cannot find or start the store's worker.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright';
+import { build as viteBuild } from 'vite';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../../vite.config.js';
 import { gzipBytes, loadedBy, readChunk, workerEntryIn } from './chunks.js';
@@ -278,4 +279,30 @@ describe('a worker that cannot start', () => {
       expect(message).toContain('openSessionStore({ worker: url })');
     });
   });
+});
+
+describe('the /tanstack-ai subpath', () => {
+  it('builds into a fresh app with Vite, loading nothing of @tanstack/ai-client (it imports only its types)', async () => {
+    const dir = path.join(app, 'tanstack-app');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'index.html'), '<!doctype html><script type="module" src="./main.js"></script>');
+    writeFileSync(
+      path.join(dir, 'main.js'),
+      [
+        "import { openSessionStore } from 'idb-adk-sessions';",
+        "import { chatClientPersistence, isInterrupted } from 'idb-adk-sessions/tanstack-ai';",
+        "const persistence = chatClientPersistence(openSessionStore({ dbName: 'tanstack' }), { appName: 'chat', userId: 'ada' });",
+        'window.tanstack = { persistence, isInterrupted };',
+      ].join('\n'),
+    );
+    const outDir = path.join(dir, 'out');
+    await viteBuild({ root: dir, configFile: false, logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+    // The fixture app does not install the optional peer: the build needs none of it.
+    expect(existsSync(path.join(app, 'node_modules/@tanstack/ai-client'))).toBe(false);
+    const assets = path.join(outDir, 'assets');
+    const chunks = readdirSync(assets).filter((f) => f.endsWith('.js'));
+    const page = chunks.find((f) => f.startsWith('index-')) as string;
+    expect(readChunk(assets, page)).toContain('tanstackAi'); // the adapter's metadata key: its code is in the page
+    for (const chunk of chunks) expect(readChunk(assets, chunk)).not.toContain('@tanstack/');
+  }, 120_000);
 });
