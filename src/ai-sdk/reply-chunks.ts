@@ -6,7 +6,10 @@
  * stream adds beyond what a draft already holds, by counting: the replay is the
  * same stream from its start, so each stored part's characters are skipped, then
  * the rest is new. `storedChunks` turns a stored draft back into chunks, for a
- * stream that continues a reply the SDK has not seen the start of.
+ * stream that continues a reply the SDK has not seen the start of: its last
+ * text (or reasoning) part is left open, and `continuingPart` gives the
+ * continuation's deltas for a part it never started (it began mid-part) to it,
+ * or starts that part when the draft has none of it.
  */
 import type { UIMessageChunk } from 'ai';
 import { isPlainObject } from '../core/json.js';
@@ -105,20 +108,29 @@ export function skipStored(stored: readonly Part[]): (delta: DraftDelta) => Draf
   };
 }
 
-/** The chunks that make the stored `content` again in a `useChat` that has none of it (ids `stored-0`, ...). */
-export function storedChunks(content: Content): UIMessageChunk[] {
+/** A text or reasoning part `storedChunks` left open, for the continuation to go on with. */
+export interface OpenPart {
+  id: string;
+  kind: 'text' | 'reasoning';
+}
+
+/**
+ * The chunks that make the stored `content` again in a `useChat` that has none of it (ids
+ * `stored-0`, ...), and the part left open: the last one, when it is text or reasoning.
+ */
+export function storedChunks(content: Content): { chunks: UIMessageChunk[]; open: OpenPart | undefined } {
   const chunks: UIMessageChunk[] = [];
   const names = new Map<string, string>();
-  (content.parts ?? []).forEach((part, i) => {
+  const parts = content.parts ?? [];
+  let open: OpenPart | undefined;
+  parts.forEach((part, i) => {
     const id = `stored-${i}`;
     const kind = kindOf(part);
     if (kind !== 'whole') {
       const prefix = kind === 'text' ? 'text' : 'reasoning';
-      chunks.push(
-        { type: `${prefix}-start`, id },
-        { type: `${prefix}-delta`, id, delta: part.text as string },
-        { type: `${prefix}-end`, id },
-      );
+      chunks.push({ type: `${prefix}-start`, id }, { type: `${prefix}-delta`, id, delta: part.text as string });
+      if (i < parts.length - 1) chunks.push({ type: `${prefix}-end`, id });
+      else open = { id, kind: prefix };
       return;
     }
     const call = part.functionCall;
@@ -141,5 +153,47 @@ export function storedChunks(content: Content): UIMessageChunk[] {
       } else chunks.push({ type: 'tool-output-available', toolCallId: response.id, output: result, dynamic: true });
     }
   });
-  return chunks;
+  return { chunks, open };
+}
+
+/**
+ * Chunks of a stream continuing a reply: deltas and the end of a text or reasoning part the
+ * stream never started go to `open` (the stored part they continue), once; any other part
+ * the stream starts first closes `open`.
+ */
+export function continuingPart(open: OpenPart | undefined): TransformStream<UIMessageChunk, UIMessageChunk> {
+  const started = new Set<string>();
+  let pending = open;
+  const close = (controller: TransformStreamDefaultController<UIMessageChunk>) => {
+    if (pending) controller.enqueue({ type: `${pending.kind}-end`, id: pending.id });
+    pending = undefined;
+  };
+  return new TransformStream({
+    transform(chunk, controller) {
+      const part = /^(text|reasoning)-(start|delta|end)$/.exec(chunk.type);
+      if (!part) {
+        if (chunk.type !== 'start' && chunk.type !== 'start-step') close(controller);
+        return controller.enqueue(chunk);
+      }
+      const { id } = chunk as { id: string };
+      if (part[2] === 'start') {
+        started.add(id);
+        close(controller);
+        return controller.enqueue(chunk);
+      }
+      if (started.has(id)) return controller.enqueue(chunk);
+      if (pending?.kind === part[1]) {
+        const adopted = { ...chunk, id: pending?.id } as UIMessageChunk;
+        if (part[2] === 'end') pending = undefined;
+        return controller.enqueue(adopted);
+      }
+      // A part the draft has nothing of yet: it is started here; the end of one is nothing to show.
+      if (part[2] === 'end') return;
+      close(controller);
+      started.add(id);
+      controller.enqueue({ type: `${part[1] as OpenPart['kind']}-start`, id });
+      controller.enqueue(chunk);
+    },
+    flush: close,
+  });
 }

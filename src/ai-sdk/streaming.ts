@@ -20,7 +20,7 @@
  */
 import type { UIMessageChunk } from 'ai';
 import type { AppendStore, Draft, DraftDelta, DraftsFront, DraftWriter, Session } from '../index.js';
-import { chunkDelta, skipStored, storedChunks } from './reply-chunks.js';
+import { chunkDelta, continuingPart, skipStored, storedChunks } from './reply-chunks.js';
 
 /** A store with drafts: what streaming replies need (any store from `openSessionStore` has them). */
 export interface ReplyDraftStore {
@@ -144,12 +144,9 @@ export function replyDrafts(store: ReplyDraftStore, session: () => Promise<Sessi
       streamingId = draftMessageId(last);
       const stored = structuredClone(writer.content);
       if (replay) return into(stream, async () => writer, streamingId, skipStored(stored.parts ?? []));
-      const continued = into(stream, async () => writer, streamingId);
-      const start: UIMessageChunk[] = [
-        { type: 'start', ...(streamingId ? { messageId: streamingId } : {}) },
-        ...storedChunks(stored),
-      ];
-      return concat(start, continued);
+      const { chunks, open: left } = storedChunks(stored);
+      const continued = into(stream, async () => writer, streamingId).pipeThrough(continuingPart(left));
+      return concat([{ type: 'start', ...(streamingId ? { messageId: streamingId } : {}) }, ...chunks], continued);
     },
     finishing(base) {
       return {
