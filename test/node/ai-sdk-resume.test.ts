@@ -157,7 +157,7 @@ for (const replay of [true, false]) {
       await expect.poll(() => finished.length).toBe(1);
       await store.close();
     }
-  });
+  }, 60_000);
 }
 
 it('leaves a reply interrupted, to keep or drop, when the server has no stream to resume', async () => {
@@ -202,4 +202,29 @@ it('resumes nothing while another tab streams the reply: that tab writes it, and
   expect(asked).toBe(false);
   const growing = (await chat.load())[1] as UIMessage;
   expect([textOf(growing), replyDraftOf(growing)?.state]).toEqual([['Greet back.', 'Hel'], 'streaming']);
+});
+
+it('keeps a reply whose connection dropped as this tab’s draft, unstored, and continues it when the stream resumes', async () => {
+  const store = storeOn(new IDBFactory());
+  const chat = persistChat(store, key);
+  const server = resumableServer(7, true);
+  const transport = chat.transport(server);
+  const first = await transport.sendMessages({
+    trigger: 'submit-message',
+    chatId: key.sessionId,
+    messageId: undefined,
+    messages: [question],
+    abortSignal: undefined,
+  });
+  const partial = await shown(first);
+  await chat.onFinish({ message: partial, isDisconnect: true });
+  expect((await store.getSession(key))?.events.map((e) => e.id)).toEqual(['u1']);
+  const message = await shown((await transport.reconnectToStream({ chatId: key.sessionId })) as ReadableStream);
+  expect(textOf(message)).toEqual(['Greet back.', 'Hello, Ada']);
+  await expect
+    .poll(async () => (await store.drafts.list(key)).map((d) => [d.interrupted, d.content.parts]))
+    .toEqual([[false, [{ text: 'Greet back.', thought: true }, { text: 'Hello, Ada' }]]]);
+  await chat.onFinish({ message });
+  expect(await store.drafts.list(key)).toEqual([]);
+  expect((await chat.load()).map(textOf)).toEqual([['Hi!'], ['Greet back.', 'Hello, Ada']]);
 });
