@@ -4,12 +4,13 @@
  * across tabs, photos included, a list of chats by title, search over every
  * chat, an export of them all as a zip, every message the user typed kept
  * when the network is gone, and edits and regenerated replies kept as versions
- * to switch between.
+ * to switch between. A reply is stored as it streams: reloaded mid-reply, the
+ * page shows it cut off, to keep or drop.
  */
 import { useChat } from '@ai-sdk/react';
 import { Experimental_Agent as Agent, DirectChatTransport, type InferAgentUIMessage } from 'ai';
 import { exportArchiveToBlob, openSessionStore, type SearchHit } from 'idb-adk-sessions';
-import { chatTitle } from 'idb-adk-sessions/ai-sdk';
+import { chatTitle, replyDraftOf } from 'idb-adk-sessions/ai-sdk';
 import { type StoredChat, useChatInStep, useStoredChat } from 'idb-adk-sessions/ai-sdk/react';
 import { SessionStoreProvider, useSessions } from 'idb-adk-sessions/react';
 import { createElement as h, type ReactNode, StrictMode, useEffect, useState } from 'react';
@@ -93,6 +94,24 @@ function Versions({ id, stored }: { id: string; stored: StoredChat<ChatMessage> 
   );
 }
 
+/**
+ * How a reply stored as it streamed stands: being written (here or in another tab), cut off by a
+ * reload or a closed tab (keep it as it is, or drop it), or kept cut off.
+ */
+function DraftMark({ message, stored }: { message: ChatMessage; stored: StoredChat<ChatMessage> }): ReactNode {
+  const mark = replyDraftOf(message);
+  if (!mark) return null;
+  if (mark.state === 'streaming') return h('span', { className: 'draft' }, 'Writing…');
+  if (mark.state === 'kept') return h('span', { className: 'draft' }, 'Cut off');
+  return h(
+    'span',
+    { className: 'draft interrupted', role: 'group', 'aria-label': 'Interrupted reply' },
+    h('strong', null, 'Interrupted'),
+    h('button', { type: 'button', onClick: () => void stored.keepDraft(mark.draftId).catch(alert) }, 'Keep reply'),
+    h('button', { type: 'button', onClick: () => void stored.dropDraft(mark.draftId).catch(alert) }, 'Drop reply'),
+  );
+}
+
 function Chat({ chatId }: { chatId: string }): ReactNode {
   // The stored chat, current with every tab; the transport stores what is typed before it goes out.
   const stored = useStoredChat<ChatMessage>({ ...user, sessionId: chatId }, { transport });
@@ -113,11 +132,11 @@ function Chat({ chatId }: { chatId: string }): ReactNode {
       'ol',
       { 'aria-label': 'Messages' },
       chat.messages
-        .filter((m) => m.parts.some((part) => part.type === 'text' || part.type === 'file'))
+        .filter((m) => replyDraftOf(m) || m.parts.some((part) => part.type === 'text' || part.type === 'file'))
         .map((m) =>
           h(
             'li',
-            { key: m.id, 'data-role': m.role },
+            { key: m.id, 'data-role': m.role, 'data-draft': replyDraftOf(m)?.state },
             h('div', { className: 'body' }, ...m.parts.map((part, i) => h(Part, { key: i, part }))),
             h(
               'div',
@@ -136,7 +155,8 @@ function Chat({ chatId }: { chatId: string }): ReactNode {
                     'Edit',
                   )
                 : null,
-              m.id === lastReply
+              h(DraftMark, { message: m, stored }),
+              m.id === lastReply && replyDraftOf(m)?.state !== 'interrupted'
                 ? h(
                     'button',
                     { type: 'button', disabled: busy, onClick: () => void chat.regenerate({ messageId: m.id }) },

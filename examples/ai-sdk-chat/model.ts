@@ -3,6 +3,8 @@
  * behind a transport that, like a real one's `fetch`, fails when the network is off.
  * It answers "You said: …", numbers its answers to words it was given before
  * (a regenerated reply reads "(answer 2)"), and counts the photos in the history it was sent.
+ * Asked for "a long story", it streams one slowly, word by word, for about ten seconds: long
+ * enough to reload the page mid-reply.
  */
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { type ChatTransport, simulateReadableStream, type UIMessage } from 'ai';
@@ -22,7 +24,10 @@ export function echoModel(): MockLanguageModelV4 {
       const times = (asked.get(said) ?? 0) + 1;
       asked.set(said, times);
       const again = times > 1 ? ` (answer ${times})` : '';
-      const reply = `You said: ${said}${again}${photos ? ` (${photos} photo${photos > 1 ? 's' : ''} in this chat)` : ''}`;
+      const long = /a long story/i.test(said);
+      const reply = long
+        ? `Once upon a time ${'there was a chat that kept every word it was told. '.repeat(12)}The end.`
+        : `You said: ${said}${again}${photos ? ` (${photos} photo${photos > 1 ? 's' : ''} in this chat)` : ''}`;
       const chunks: LanguageModelV4StreamPart[] = [
         { type: 'stream-start', warnings: [] },
         { type: 'text-start', id: 't' },
@@ -37,7 +42,7 @@ export function echoModel(): MockLanguageModelV4 {
           },
         },
       ];
-      return { stream: simulateReadableStream({ chunks, chunkDelayInMs: 5 }) };
+      return { stream: simulateReadableStream({ chunks, chunkDelayInMs: long ? 80 : 5 }) };
     },
   });
 }

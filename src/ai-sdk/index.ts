@@ -13,6 +13,7 @@
  * ```
  */
 
+export { REPLY_DRAFT_KEY, type ReplyDraft, replyDraftOf } from './draft-messages.js';
 export type { ArtifactFiles } from './files.js';
 export {
   AI_SDK_METADATA_KEY,

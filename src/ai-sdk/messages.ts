@@ -89,7 +89,7 @@ export function eventToMessage(event: Event): UIMessage {
 }
 
 /** An event ADK wrote: its text, thoughts, calls, responses and files, as the SDK would show them. */
-function adkEventToMessage(event: Event): UIMessage {
+export function adkEventToMessage(event: Event): UIMessage {
   const parts: UIPart[] = [];
   for (const part of event.content?.parts ?? []) {
     if (part.text !== undefined) parts.push({ type: part.thought ? 'reasoning' : 'text', text: part.text });

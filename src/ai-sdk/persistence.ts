@@ -9,6 +9,9 @@
  * `switchBranch` list and bring back each message's alternatives. Every
  * message this hands out, and every one its transport sends, has its files as
  * `data:` URLs: what the SDK can send and a page can show, in any tab.
+ * The reply streaming in is stored as it streams, in a draft (./streaming.ts);
+ * the chat's messages show it, growing or cut off (./draft-messages.ts), until
+ * it is finished, kept (`keepDraft`) or dropped (`dropDraft`).
  */
 import type { ChatTransport, UIMessage } from 'ai';
 import {
@@ -18,12 +21,15 @@ import {
   type BranchStore,
   branchPoints,
   createAppender,
+  type Draft,
+  DraftNotFoundError,
   type DraftsFront,
   InvalidInputError,
   switchBranch,
   withoutRewound,
 } from '../index.js';
 import type { Event, Session, SessionKey, SessionService } from '../types.js';
+import { draftMessage, withDrafts } from './draft-messages.js';
 import { type ArtifactFiles, type FileResolver, fileResolver, filesToArtifacts, hasStoredFiles } from './files.js';
 import { conversationToMessages, messageIdOf, messageToEvent } from './messages.js';
 import { replyDrafts } from './streaming.js';
@@ -35,7 +41,7 @@ export type ChatStore = AppendStore &
   BranchStore & {
     artifacts?: ArtifactFiles;
     /** Where the reply streams into as it comes (docs/streaming.md); any store from `openSessionStore` has it. */
-    drafts?: Pick<DraftsFront, 'begin'>;
+    drafts?: Pick<DraftsFront, 'begin' | 'list' | 'resume' | 'drop'>;
   };
 
 /** A message of the chat that has alternatives: it was edited, or it is a reply that was regenerated. */
@@ -68,28 +74,47 @@ export interface ChatPersistenceOptions<M extends UIMessage = UIMessage> extends
 
 /** `M`: the app's message type (`InferAgentUIMessage<typeof agent>`, say); stored messages are trusted to be of it. */
 export interface ChatPersistence<M extends UIMessage = UIMessage> {
-  /** The chat's stored messages, files as `data:` URLs (the session is created if it does not exist yet). */
+  /**
+   * The chat's stored messages, files as `data:` URLs, with the reply streaming in or left
+   * interrupted (see `messages`); the session is created if it does not exist yet.
+   */
   load(): Promise<M[]>;
   /**
    * The chat's messages from its session's `events` (a `useSession` or
    * `watchSession` value, another tab's change), files as `data:` URLs: what
    * `useChat`'s `setMessages` takes. Each file is read once for the chat's lifetime.
+   * With `drafts` (`store.drafts.list`, read *after* the events), a reply being
+   * streamed or left interrupted is among them, marked (`replyDraftOf`), and
+   * never beside the finished message it becomes.
    */
-  messages(events: readonly Event[]): Promise<M[]>;
+  messages(events: readonly Event[], drafts?: readonly Draft[]): Promise<M[]>;
   /** Stores `message`, replacing the stored one with its id (the session is created if need be). */
   save(message: M): Promise<void>;
   /**
    * For `useChat({ onFinish })`: stores the finished reply. A reply with nothing
-   * in it (the SDK finishes with one when the request failed) is not stored.
+   * in it (the SDK finishes with one when the request failed) is not stored, nor is
+   * one whose connection dropped (`isDisconnect`): its draft stays, for `resumeStream` to continue.
    */
-  onFinish(event: { message: M }): Promise<void>;
+  onFinish(event: { message: M; isDisconnect?: boolean }): Promise<void>;
   /**
    * `transport`, storing each new user message before it sends the request,
    * and sending files that point at artifacts (messages from `eventsToMessages`) as `data:` URLs.
    * An edit (`useChat`'s `sendMessage({ text, messageId })`) and a regenerated
    * reply (`regenerate()`) branch the chat: what they replace stays stored as an alternative.
+   * Its `reconnectToStream` (`useChat`'s `resumeStream`, `resume: true`) continues the reply's
+   * draft without storing any of it twice (docs/chat-ui.md), and resolves `null` while another
+   * tab streams the reply.
    */
   transport(transport: ChatTransport<M>): ChatTransport<M>;
+  /**
+   * Keeps an interrupted reply (a draft `messages` marks `'interrupted'`) as the message it
+   * is, cut off: stored in one transaction with the draft removed, its event marked
+   * `interrupted`, its message marked `'kept'`. Rejects with `DraftInUseError` while a tab
+   * writes the draft, `DraftNotFoundError` once it is gone.
+   */
+  keepDraft(draftId: string): Promise<void>;
+  /** Drops a reply's draft: nothing of it is stored. Resolves whether there was one. */
+  dropDraft(draftId: string): Promise<boolean>;
   /**
    * The messages of the chat's current conversation that have alternatives, by message id, from
    * the session's `events` (a live session's, say): a chat UI's "‹ 2 / 3 ›".
@@ -133,6 +158,25 @@ export function persistChat<M extends UIMessage = UIMessage>(
   };
   // The reply streaming now, in a draft its save at `onFinish` finishes (./streaming.ts).
   const reply = replyDrafts(store, create, options.author ?? 'assistant');
+  /** Stores the interrupted draft `draftId` as its message, cut off, in the transaction that removes it. */
+  const keepDraft = async (draftId: string): Promise<void> => {
+    const draft = (await drafts().list({ ...key })).find((d) => d.id === draftId);
+    if (!draft) throw new DraftNotFoundError(`keepDraft: no draft ${draftId}`);
+    const writer = await drafts().resume({ session: await create(), draftId });
+    try {
+      const shown = await read();
+      const kept = draftMessage(draft, 'kept');
+      const base = conversationToMessages(shown).find((m) => m.id === kept.id);
+      const message = base ? draftMessage(draft, 'kept', base) : kept;
+      const event = messageToEvent(message, { ...author, eventId: eventIds.get(message.id) ?? message.id });
+      const session = await store.getSession({ ...key });
+      await writer.finish({ event: { ...event, interrupted: true }, ...(session ? { session } : {}) });
+    } catch (error) {
+      // The draft stays, interrupted, for another try.
+      await writer.release();
+      throw error;
+    }
+  };
   const append = createAppender(reply.finishing(store), key, options);
   // The events of the edited messages (whose ids are not the messages') the chat last showed, by message id.
   const eventIds = new Map<string, string>();
@@ -145,8 +189,16 @@ export function persistChat<M extends UIMessage = UIMessage>(
     }
     return shown;
   };
-  const messages = (events: readonly Event[]) =>
-    Promise.all((conversationToMessages(current(events)) as M[]).map(resolve));
+  const replyAuthor = options.author ?? 'assistant';
+  const messages = async (events: readonly Event[], drafts?: readonly Draft[]) => {
+    const shown = current(events);
+    const stored = conversationToMessages(shown) as M[];
+    return Promise.all((drafts ? withDrafts(stored, shown, drafts, replyAuthor) : stored).map(resolve));
+  };
+  const drafts = () => {
+    if (!store.drafts) throw new InvalidInputError('persistChat: the store has no drafts');
+    return store.drafts;
+  };
   const read = async (): Promise<Event[]> => current((await store.getSession({ ...key }))?.events ?? []);
 
   const save = async (message: M, eventId = eventIds.get(message.id) ?? message.id): Promise<void> => {
@@ -195,12 +247,17 @@ export function persistChat<M extends UIMessage = UIMessage>(
   return {
     async load() {
       await create();
-      // Read now, not the session as first made: it may have moved on since.
-      return messages((await store.getSession({ ...key }))?.events ?? []);
+      // Read now, not the session as first made: it may have moved on since. Drafts after events: see `withDrafts`.
+      const events = (await store.getSession({ ...key }))?.events ?? [];
+      return messages(events, store.drafts ? await store.drafts.list({ ...key }) : undefined);
     },
     messages,
     save: (message) => save(message),
-    onFinish: async ({ message }) => {
+    keepDraft,
+    dropDraft: (draftId) => drafts().drop({ ...key, draftId }),
+    onFinish: async ({ message, isDisconnect }) => {
+      // The connection dropped mid-reply: the draft stays this tab's, for a resumed stream to continue.
+      if (isDisconnect) return;
       if (message.role === 'assistant' && !message.parts.some((part) => part.type !== 'step-start')) {
         await reply.release();
         return;
@@ -222,9 +279,11 @@ export function persistChat<M extends UIMessage = UIMessage>(
           const sent = request.messages.some(hasStoredFiles)
             ? { ...request, messages: await Promise.all(request.messages.map(resolve)) }
             : request;
-          return reply.tap(await inner.sendMessages(sent));
+          const continuing = last?.role === 'assistant' ? last.id : undefined;
+          return reply.tap(await inner.sendMessages(sent), continuing);
         },
-        reconnectToStream: (request) => inner.reconnectToStream(request),
+        reconnectToStream: (request) =>
+          reply.resume(() => inner.reconnectToStream(request), inner.resumeStreamIsReplay === true),
       };
     },
     branches(events) {

@@ -4,7 +4,9 @@
  * kept current with every tab through the store's live session, its title,
  * and the transport and `onFinish` that store what is typed and answered;
  * `useChatInStep` hands another tab's messages to a `useChat` while it is not
- * mid-turn. Needs React and the types of `ai`; not `@ai-sdk/react` itself.
+ * mid-turn. A reply streaming in another tab shows as it grows, and one left
+ * interrupted by a closed tab or a reload shows cut off, to keep, drop or
+ * resume (see `replyDraftOf`). Needs React and the types of `ai`; not `@ai-sdk/react` itself.
  *
  * @example
  * ```ts
@@ -15,8 +17,9 @@
  */
 import type { ChatTransport, UIMessage } from 'ai';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import type { Draft } from '../index.js';
 import { useSessionStore } from '../react/context.js';
-import { useSession } from '../react/hooks.js';
+import { useDrafts, useSession } from '../react/hooks.js';
 import type { Event, SessionKey } from '../types.js';
 import { inStep } from './in-step.js';
 import { messageIdOf } from './messages.js';
@@ -27,6 +30,7 @@ import {
   type ChatStore,
   persistChat,
 } from './persistence.js';
+import { draftMessageId } from './streaming.js';
 import { chatTitle, defaultTitle } from './title.js';
 
 /** What `useStoredChat` takes: `persistChat`'s options and the transport requests go through. */
@@ -51,7 +55,9 @@ export interface StoredChat<M extends UIMessage = UIMessage> {
   error: Error | undefined;
   /**
    * The stored messages, files as `data:` URLs, current with every tab's
-   * changes; `[]` while loading and for a chat nothing was sent in yet.
+   * changes; `[]` while loading and for a chat nothing was sent in yet. A reply
+   * being streamed (in any tab) or left interrupted is among them, as far as it
+   * was stored, marked in its metadata (`replyDraftOf`), never beside the message it becomes.
    */
   messages: M[];
   /** The title `persistChat` keeps in the session's state (`chatTitle`), once it has one. */
@@ -69,8 +75,15 @@ export interface StoredChat<M extends UIMessage = UIMessage> {
   branches: ReadonlyMap<string, ChatBranch>;
   /** Shows alternative `index` of message `messageId`, in every tab (`persistChat`'s `switchBranch`). */
   switchBranch(messageId: string, index: number): Promise<void>;
-  /** The ids of every message the session holds, alternatives not shown included (for `useChatInStep`). */
+  /**
+   * The ids of every message the session holds, alternatives not shown included, and of every
+   * reply draft seen (for `useChatInStep`: a dropped reply leaves the chat).
+   */
   storedIds: ReadonlySet<string>;
+  /** Keeps an interrupted reply as a message, cut off (`persistChat`'s `keepDraft`). */
+  keepDraft(draftId: string): Promise<void>;
+  /** Drops a reply's draft, interrupted or not (`persistChat`'s `dropDraft`). */
+  dropDraft(draftId: string): Promise<boolean>;
 }
 
 /** What `useChatInStep` needs of `useChat`'s result. */
@@ -124,24 +137,51 @@ export function useStoredChat<M extends UIMessage = UIMessage>(
   }, [store, appName, userId, sessionId, files, author, attempts]);
 
   const live = useSession({ appName, userId, sessionId });
+  // Only when they change: the drafts shown are read after the events (see `read` below).
+  const drafts = useDrafts({ appName, userId, sessionId });
+  // The message ids of every reply draft this chat has shown, and of those the last read showed.
+  const drafted = useRef({ for: chat.persistence, ids: new Set<string>(), showing: new Set<string>() });
+  if (drafted.current.for !== chat.persistence) {
+    drafted.current = { for: chat.persistence, ids: new Set(), showing: new Set() };
+  }
   // The messages with the events they were read from: the ids `useChatInStep` treats as stored
   // must come from the same snapshot as the messages, or a message just stored would read as
   // stored (in the newer events) but be missing from the older messages, and be dropped.
   const [read, setRead] = useState<
     { for: ChatPersistence<M>; messages: M[]; events: readonly Event[] } | { for: ChatPersistence<M>; error: Error }
   >();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `drafts.value` changing is what calls for a read.
   useEffect(() => {
-    if (live.status !== 'ready') return;
+    if (live.status !== 'ready' || drafts.status === 'loading') return;
     let current = true;
-    const events = live.value?.events ?? EMPTY;
-    chat.persistence.messages(events).then(
-      (messages) => current && setRead({ for: chat.persistence, messages, events }),
+    const seen = drafted.current;
+    const key = { appName, userId, sessionId };
+    const list = () => (store.drafts ? store.drafts.list(key) : Promise.resolve([]));
+    const readAll = async () => {
+      let events = live.value?.events ?? EMPTY;
+      // Drafts read after the events they go with: one still there was not finished when the
+      // events were read, so a reply is never shown both as a draft and as its message.
+      let found: readonly Draft[] = await list();
+      const ids = new Set(events.map(messageIdOf));
+      const gone = [...seen.showing].some((id) => !ids.has(id) && !found.some((d) => draftMessageId(d) === id));
+      if (gone) {
+        // A draft finished (or dropped) since the events were read: read them again, so its
+        // reply is not missing until the live session catches up.
+        events = (await store.getSession(key))?.events ?? EMPTY;
+        found = await list();
+      }
+      seen.showing = new Set(found.map((draft) => draftMessageId(draft) ?? draft.id));
+      for (const id of seen.showing) seen.ids.add(id);
+      return { events, messages: await chat.persistence.messages(events, found) };
+    };
+    readAll().then(
+      ({ events, messages }) => current && setRead({ for: chat.persistence, messages, events }),
       (error: unknown) => current && setRead({ for: chat.persistence, error: asError(error) }),
     );
     return () => {
       current = false;
     };
-  }, [live.status, live.value, chat.persistence]);
+  }, [live.status, live.value, drafts.status, drafts.value, chat.persistence, store, appName, userId, sessionId]);
 
   // What was read for another chat (the id just changed) is not this chat's.
   const mine = read?.for === chat.persistence ? read : undefined;
@@ -151,7 +191,7 @@ export function useStoredChat<M extends UIMessage = UIMessage>(
   const messages = mine && 'messages' in mine ? mine.messages : EMPTY;
   const events = mine && 'events' in mine ? mine.events : EMPTY;
   const branches = useMemo(() => chat.persistence.branches(events), [chat.persistence, events]);
-  const storedIds = useMemo(() => new Set(events.map(messageIdOf)), [events]);
+  const storedIds = useMemo(() => new Set([...events.map(messageIdOf), ...drafted.current.ids]), [events]);
   return {
     id: sessionId,
     status: error ? 'error' : mine ? 'ready' : 'loading',
@@ -164,6 +204,8 @@ export function useStoredChat<M extends UIMessage = UIMessage>(
     branches,
     switchBranch: chat.persistence.switchBranch,
     storedIds,
+    keepDraft: chat.persistence.keepDraft,
+    dropDraft: chat.persistence.dropDraft,
   };
 }
 

@@ -3,9 +3,10 @@
  * `useChat` over the store in a worker, with the SDK's mock model. A chat comes
  * back after a reload, two tabs stay in step, what is typed offline is kept, and
  * an edited message and a regenerated reply are versions to switch between, the
- * same after a reload and in another tab.
+ * same after a reload and in another tab, and a reply reloaded mid-stream is
+ * shown cut off, marked, to keep once.
  */
-import type { Page } from 'playwright';
+import type { Locator, Page } from 'playwright';
 import { expect, it } from 'vitest';
 import { button, demoTabs, texts } from './helpers.js';
 
@@ -111,4 +112,75 @@ it('keeps an edited message and a regenerated reply as versions, the same after 
   await expect.poll(() => messages(a.page), { timeout: 10_000 }).toEqual(['Plan Lisbon', 'You said: Plan Lisbon']);
   await expect.poll(() => messages(b.page), { timeout: 10_000 }).toEqual(['Plan Lisbon', 'You said: Plan Lisbon']);
   await expect.poll(() => message(b.page, 'You said').getByLabel('Version 1 of 2').count()).toBe(1);
+});
+
+/** The example model's long reply, whole. */
+const STORY = `Once upon a time ${'there was a chat that kept every word it was told. '.repeat(12)}The end.`;
+
+/** Where `locator` falls outside the window or cuts its own content, in words; `[]` when it shows whole. */
+async function clipped(page: Page, locator: Locator): Promise<string[]> {
+  await locator.scrollIntoViewIfNeeded();
+  const { width, height } = page.viewportSize() ?? { width: 0, height: 0 };
+  return locator.evaluate(
+    (element, window) => {
+      const box = element.getBoundingClientRect();
+      const problems: string[] = [];
+      if (box.width === 0 || box.height === 0) problems.push('has no size');
+      if (box.left < 0 || box.right > window.width)
+        problems.push(`spans ${box.left}..${box.right} px of ${window.width}`);
+      if (box.top < 0 || box.bottom > window.height) problems.push(`is out of view vertically`);
+      if (element.scrollWidth > element.clientWidth) problems.push('cuts its text');
+      const page = document.documentElement.scrollWidth;
+      if (page > window.width) problems.push(`sits in a page ${page} px wide`);
+      return problems.map((problem) => `${element.textContent}: ${problem}`);
+    },
+    { width, height },
+  );
+}
+
+it('shows a reply reloaded mid-stream cut off and marked, in every tab, and keeps it once', async () => {
+  const a = await tabs.open(EXAMPLE);
+  const b = await tabs.open(EXAMPLE);
+  await send(a.page, 'Tell me a long story');
+  // The other tab shows the reply growing, from its draft.
+  await expect
+    .poll(async () => (await messages(b.page))[1] ?? '', { timeout: 10_000 })
+    .toMatch(/^Once upon a time there was a chat/);
+  expect(await b.page.locator('li[data-draft="streaming"]').count()).toBe(1);
+
+  await a.page.reload();
+  await a.page.locator('html[data-ready="true"]').waitFor();
+  const interrupted = a.page.getByRole('group', { name: 'Interrupted reply' });
+  await interrupted.waitFor({ timeout: 10_000 });
+  const [question, partial, ...more] = await messages(a.page);
+  expect([question, more]).toEqual(['Tell me a long story', []]);
+  expect(STORY.startsWith(partial?.trim() ?? 'none')).toBe(true);
+  expect(partial?.trim().length).toBeLessThan(STORY.length);
+  await expect.poll(() => messages(b.page), { timeout: 10_000 }).toEqual([question, partial]);
+  await b.page.getByRole('group', { name: 'Interrupted reply' }).waitFor();
+
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 1366, height: 768 },
+    { width: 390, height: 844 },
+  ]) {
+    await a.page.setViewportSize(viewport);
+    const shown = [
+      interrupted.getByText('Interrupted'),
+      button(interrupted, 'Keep reply'),
+      button(interrupted, 'Drop reply'),
+    ];
+    const problems = (await Promise.all(shown.map((part) => clipped(a.page, part)))).flat();
+    expect([viewport.width, problems]).toEqual([viewport.width, []]);
+  }
+
+  await button(interrupted, 'Keep reply').click();
+  await expect.poll(() => interrupted.count(), { timeout: 10_000 }).toBe(0);
+  await expect.poll(() => a.page.locator('li[data-draft="kept"]').count()).toBe(1);
+  await a.page.reload();
+  await a.page.locator('html[data-ready="true"]').waitFor();
+  await expect.poll(() => messages(a.page), { timeout: 10_000 }).toEqual([question, partial]);
+  expect(await a.page.locator('li[data-draft="kept"]').count()).toBe(1);
+  await expect.poll(() => messages(b.page), { timeout: 10_000 }).toEqual([question, partial]);
+  expect(await b.page.getByRole('group', { name: 'Interrupted reply' }).count()).toBe(0);
 });
