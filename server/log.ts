@@ -177,6 +177,26 @@ export class ChangeLog {
     return new Set(rows.filter((r) => r.kind !== 'deleted').map((r) => String(r.session_id)));
   }
 
+  /**
+   * The sessions the log holds as existing, each with how many events it logged for it (its last
+   * row's position), against ADK's sessions of the user with how many events ADK holds for each:
+   * whether they differ, which they do once something wrote ADK's tables around the server.
+   * Two reads without a lock: a push committing between them makes them differ for nothing, which
+   * costs a catch-up that finds nothing.
+   */
+  async differsFromAdk({ appName, userId }: UserKey): Promise<boolean> {
+    const logged = await this.sql(
+      'SELECT c.session_id, c.kind, c.pos FROM sync_changes c WHERE c.app_name = ? AND c.user_id = ? AND c.seq = (SELECT max(d.seq) FROM sync_changes d WHERE d.app_name = c.app_name AND d.user_id = c.user_id AND d.session_id = c.session_id)',
+      [appName, userId],
+    );
+    const inAdk = await this.sql(
+      'SELECT s.id, count(e.id) AS n FROM sessions s LEFT JOIN events e ON e.app_name = s.app_name AND e.user_id = s.user_id AND e.session_id = s.id WHERE s.app_name = ? AND s.user_id = ? GROUP BY s.id',
+      [appName, userId],
+    );
+    const live = new Map(logged.filter((r) => r.kind !== 'deleted').map((r) => [String(r.session_id), num(r.pos)]));
+    return live.size !== inAdk.length || inAdk.some((r) => live.get(String(r.id)) !== num(r.n));
+  }
+
   /** The shared state scopes ADK holds, unprefixed; `{}` when absent. */
   async sharedState({
     appName,

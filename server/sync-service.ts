@@ -38,12 +38,22 @@ export interface PullResult {
 
 type Poke = (cursor: number) => void;
 
+/**
+ * How often, at most, a user's log is compared with ADK's tables for writes made around the server:
+ * two indexed reads per user, on a pull or for an open change stream.
+ */
+export const RECHECK_MS = 5_000;
+
 export class SyncService {
   readonly sessions: DatabaseSessionService;
   private readonly coordinator: Coordinator;
   /** Reads that need no lock: a cursor only moves past rows that are committed. */
   private readonly reads: ChangeLog;
   private readonly reconciled = new Set<string>();
+  /** When each user's log was last compared with ADK's tables (see `caughtUp`), epoch ms. */
+  private readonly checked = new Map<string, number>();
+  /** Per user with an open change stream here: the timer that compares again every `RECHECK_MS`. */
+  private readonly rechecks = new Map<string, ReturnType<typeof setInterval>>();
   private readonly listeners = new Map<string, Set<Poke>>();
   private notices: { close(): Promise<void> } | undefined;
 
@@ -66,6 +76,8 @@ export class SyncService {
   }
 
   async close(): Promise<void> {
+    for (const timer of this.rechecks.values()) clearInterval(timer);
+    this.rechecks.clear();
     await this.notices?.close();
     this.notices = undefined;
   }
@@ -224,9 +236,17 @@ export class SyncService {
       this.listeners.set(key, set);
     }
     set.add(poke);
+    if (!this.rechecks.has(key)) {
+      const timer = setInterval(() => void this.caughtUp(user).catch(() => {}), RECHECK_MS);
+      timer.unref?.();
+      this.rechecks.set(key, timer);
+    }
     return () => {
       set.delete(poke);
-      if (set.size === 0) this.listeners.delete(key);
+      if (set.size > 0) return;
+      this.listeners.delete(key);
+      clearInterval(this.rechecks.get(key));
+      this.rechecks.delete(key);
     };
   }
 
@@ -242,9 +262,23 @@ export class SyncService {
     return this.reads.cursor(user);
   }
 
-  /** The first use of a user in this process catches the log up with ADK's tables (see `underUser`). */
+  /**
+   * The first use of a user in this process catches the log up with ADK's tables (see `underUser`).
+   * After that, at most every `RECHECK_MS`, two reads compare the log's sessions and event counts
+   * with ADK's, and a difference catches up again: writers that reach ADK's tables around the
+   * server (ADK's dev UI, a Runner not run through `runExclusive`) are heard on the next pull, and
+   * by open change streams within `RECHECK_MS`.
+   */
   private async caughtUp(user: UserKey): Promise<void> {
-    if (!this.reconciled.has(userLock(user))) await this.locked(user, undefined, async () => {});
+    const key = userLock(user);
+    if (this.reconciled.has(key)) {
+      if (Date.now() - (this.checked.get(key) ?? 0) < RECHECK_MS) return;
+      this.checked.set(key, Date.now());
+      if (!(await this.reads.differsFromAdk(user))) return;
+      this.reconciled.delete(key);
+    }
+    await this.locked(user, undefined, async () => {});
+    this.checked.set(key, Date.now());
   }
 
   /** `work` under the session's lock (none: `undefined`) and the user's; pokes after the commit. */

@@ -12,6 +12,7 @@ import { createEvent, DatabaseSessionService, type Session } from '@google/adk';
 import { LibSqlDriver } from '@mikro-orm/libsql';
 import { afterAll, expect, it, vi } from 'vitest';
 import { type RunningSyncServer, startSyncServer } from '../../../server/index.js';
+import { RECHECK_MS } from '../../../server/sync-service.js';
 import { type Device, device, say, textsOf } from '../../sync/devices.js';
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -98,4 +99,33 @@ it('an event ADK stored with a time in seconds (as adk-python writes) still reac
   expect(arrived, `not pulled within ${PROMPTLY_MS} ms of the restart`).toBe(true);
   const pulled = await (a as Device).store.getSession({ appName: 'chat', userId: 'alice', sessionId: 'seconds' });
   expect(pulled?.events.map((e) => e.timestamp)).toEqual([1_700_000_000.5]);
+});
+
+it('a device with its stream open gets what a writer around the running server (ADK dev UI, a Runner of its own) adds, within the recheck', async () => {
+  // The server runs on: no restart, no push and no scheduled round to bring it.
+  expect(server).toBeDefined();
+  const adk = new DatabaseSessionService({ driver: LibSqlDriver, dbName: file });
+  try {
+    const session = (await adk.getSession({ appName: 'chat', userId: 'alice', sessionId: 'restart' })) as Session;
+    await adk.appendEvent({
+      session,
+      event: createEvent({
+        invocationId: 'beside',
+        author: 'assistant',
+        content: { role: 'model', parts: [{ text: 'written beside the running server' }] },
+      }),
+    });
+    await adk.createSession({ appName: 'chat', userId: 'alice', sessionId: 'made-beside' });
+  } finally {
+    await (adk as unknown as { orm: { close(): Promise<void> } }).orm.close();
+  }
+  const within = RECHECK_MS + PROMPTLY_MS;
+  const arrived = await until(
+    async () =>
+      (await textsOf((a as Device).store, 'restart')).includes('written beside the running server') &&
+      (await (a as Device).store.getSession({ appName: 'chat', userId: 'alice', sessionId: 'made-beside' })) !==
+        undefined,
+    within,
+  );
+  expect(arrived, `not pulled within ${within} ms`).toBe(true);
 });
