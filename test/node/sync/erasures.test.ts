@@ -310,6 +310,29 @@ describe.each(drivers)('erasures synced, on %s', (driver) => {
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
   });
 
+  it('erasures whose kept writes outgrow one request go in several, each under the server’s body cap', async () => {
+    const net = faultyNetwork();
+    const a = alice({ fetch: net.fetch });
+    const session = await a.store.createSession({ ...user, sessionId: 'big-kept' });
+    await synced(a);
+    // Ten writes of 10 KB each, all still in effect: 100 KB of kept deltas against a 64 KB cap.
+    const events = Array.from({ length: 10 }, (_, i) =>
+      turn(`${SECRET} ${i}`, `bk-${i}`, { [`k${i}`]: 'v'.repeat(10_000) }),
+    );
+    await a.store.appendEvents({ session, events });
+    await synced(a);
+    await a.store.erase({ ...user, sessionId: 'big-kept', eventIds: events.map((e) => e.id) });
+    const status = await a.sync.syncNow();
+    expect(status.lastError).toBeNull();
+    expect(status.refused).toEqual({});
+    expect(status.pending).toBe(0);
+    expect(net.calls.filter((c) => c.endsWith('/erase')).length).toBeGreaterThan(1);
+    expect(await serverText('big-kept')).not.toContain(SECRET);
+    const c = alice();
+    await synced(c);
+    expect(await stateOf(c, 'big-kept')).toEqual(await stateOf(a, 'big-kept'));
+  });
+
   it('a device of a release before erasures passes over them and goes on syncing; its copy keeps the content', async () => {
     const a = alice();
     // Its pulls do not ask for erasures, as an older release's do not.
