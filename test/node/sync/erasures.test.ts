@@ -2,7 +2,8 @@
  * Erasures across devices: an event erased on one device after the server has it leaves the
  * server's copies (ADK's own events table and the change log) and every other device's, search
  * included; an erase survives going offline and a reload; a push answered late does not bring
- * erased content back; devices of a release before erasures keep syncing. Against the server in
+ * erased content back; the writes an erased event keeps are decided by the first copy erased, reach
+ * every copy and cannot be forged; devices of a release before erasures keep syncing. Against the server in
  * this process (its ADK service and SQL are read directly), on libsql and on Postgres.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -331,6 +332,28 @@ describe.each(drivers)('erasures synced, on %s', (driver) => {
     const c = alice();
     await synced(c);
     expect(await stateOf(c, 'big-kept')).toEqual(await stateOf(a, 'big-kept'));
+  });
+
+  it('limit (docs/sync.md): a write kept out because a pending event overwrote it stays out when a conflict drops that event', async () => {
+    const a = alice();
+    const b = alice({ conflict: () => 'drop' });
+    const session = await a.store.createSession({ ...user, sessionId: 'dropped-overwrite' });
+    await synced(a);
+    const secret = turn(SECRET, 'do-1', { k: 'v' });
+    await a.store.appendEvent({ session, event: secret });
+    await synced(a, b);
+    const bs = (await b.store.getSession({ ...user, sessionId: 'dropped-overwrite' })) as Session;
+    await b.store.appendEvent({ session: bs, event: turn('pending', 'do-2', { k: 'w' }) });
+    // On b, `k` is no longer in effect: the erased event keeps none of its writes.
+    await b.store.erase({ ...user, sessionId: 'dropped-overwrite', eventIds: [secret.id] });
+    await say(a.store, 'dropped-overwrite', 'from a');
+    await synced(a, b, a);
+    const c = alice();
+    await synced(c);
+    // b's pending event was dropped: the devices that held the event keep `k`, one pulling later has none.
+    expect(await stateOf(a, 'dropped-overwrite')).toEqual({ k: 'v', last: 'from a' });
+    expect(await stateOf(b, 'dropped-overwrite')).toEqual({ k: 'v', last: 'from a' });
+    expect(await stateOf(c, 'dropped-overwrite')).toEqual({ last: 'from a' });
   });
 
   it('a device of a release before erasures passes over them and goes on syncing; its copy keeps the content', async () => {
