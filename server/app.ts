@@ -16,6 +16,7 @@ import {
   createBodySchema,
   DEFAULT_MAX_BODY_BYTES,
   ERASURES_PARAM,
+  type Erasure,
   type ErrorAnswer,
   eraseBodySchema,
   MAX_PULL_CHANGES,
@@ -167,7 +168,9 @@ export function createSyncApp(options: SyncAppOptions): Hono<Env> {
     const checked = checkBody(c, () => validate('erase events', eraseBodySchema, body));
     if (checked instanceof Response) return checked;
     const sessionId = c.req.param('session');
-    const erased = await service.erase(c.get('user'), sessionId, checked.erasures);
+    // The erasures as sent, not zod's copies: those would have lost any `__proto__` state key.
+    const erasures = (body as { erasures: Erasure[] }).erasures;
+    const erased = await service.erase(c.get('user'), sessionId, erasures);
     if (erased === 'not-found') return fail(c, 404, 'not-found', `session ${sessionId} does not exist`);
     return c.json({ erased });
   });

@@ -15,7 +15,7 @@
  */
 import type { Event as AdkEvent, DatabaseSessionService } from '@google/adk';
 import { withoutTemp } from '../src/core/state.js';
-import { erasedForm, isErased } from '../src/sessions/erased.js';
+import { erasedForm, inEffect, isErased } from '../src/sessions/erased.js';
 import type { Change, Erasure, Placed, Positioned } from '../src/sync/wire.js';
 import type { Event } from '../src/types.js';
 import type { Coordinator, Section, Writer } from './coordination.js';
@@ -147,20 +147,29 @@ export class SyncService {
   /**
    * Erases the session's events `erasures` names in the server's copies (ADK's table and the log),
    * by the rule devices erase by (`erasedForm`, each at its `at`), and logs one `erased` change for
-   * those not erased before; ids the session lacks are passed over. Resolves that count. The change
-   * and both rewrites are one commit: a retry after a crash finds all of it done or none.
+   * those not erased before; ids the session lacks are passed over. Each keeps of its state delta
+   * what the erasure names with the value the original wrote (`inEffect`): a device decides which
+   * writes were still in effect, but cannot add one. Resolves that count. The change and both
+   * rewrites are one commit: a retry after a crash finds all of it done or none.
    */
   erase(user: UserKey, sessionId: string, erasures: Erasure[]): Promise<number | 'not-found'> {
     return this.locked(user, sessionId, async (section, done) => {
       const head = await new ChangeLog(section.sql).head(user, sessionId);
       if (!head) return 'not-found';
-      const at = new Map(erasures.map((e) => [e.id, e.at]));
-      const erase = (event: Event) => erasedForm(event, at.get(event.id) as number);
-      const logged = await new ChangeLog(section.sql).logged(user, sessionId, head, [...at.keys()]);
+      const named = new Map(erasures.map((e) => [e.id, e]));
+      const erasure = (event: Event) => {
+        const { at, stateDelta } = named.get(event.id) as Erasure;
+        return { id: event.id, at, stateDelta: inEffect(event.actions?.stateDelta, stateDelta ?? {}) };
+      };
+      const erase = (event: Event) => {
+        const { at, stateDelta } = erasure(event);
+        return erasedForm(event, at, stateDelta);
+      };
+      const logged = await new ChangeLog(section.sql).logged(user, sessionId, head, [...named.keys()]);
       const fresh = logged.filter((r) => !isErased(r.event));
       return section.atomic(async (w) => {
         if (fresh.length > 0) {
-          const data = { erasures: fresh.map((r) => ({ id: r.event.id, at: at.get(r.event.id) as number })) };
+          const data = { erasures: fresh.map((r) => erasure(r.event)) };
           // Where the session's head was: an erasure moves no event, and the next push stamps after it.
           const row: NewRow = { kind: 'erased', sessionId, pos: head.pos, eventId: null, ts: head.ts, data };
           await this.record(user, w, [row], done);

@@ -112,9 +112,11 @@ export interface SessionStore extends SessionService, SessionCatalog {
    * Erases what events said, for privacy (hard deletion, beside the non-destructive `rewind`): each
    * event `eventIds` names, and every event of `invocationId`, keeps its place, `id`,
    * `invocationId`, `author` and `timestamp`, and loses its `content` and every other field a person
-   * could be in (grounding, usage, error message, compaction summaries, custom metadata, the values
-   * and keys of its `stateDelta`, requested auth configs and tool confirmations). `customMetadata` then holds only the mark `isErased` reads.
-   * The session's state is left as it is (undo state with `rewind`); `artifactDelta` is kept (the
+   * could be in (grounding, usage, error message, compaction summaries, custom metadata, requested
+   * auth configs and tool confirmations, and the writes of its `stateDelta` no longer in effect).
+   * `customMetadata` then holds only the mark `isErased` reads. `stateDelta` keeps the writes whose
+   * value the state still holds: they show nothing `state` does not (set a value to `null` with an
+   * append first to have it go). The session's state is left as it is (undo state with `rewind`); `artifactDelta` is kept (the
    * artifacts are deleted with `artifacts.deleteArtifact`). In the same transaction the memory
    * entries added under the session's id for those events and the saved search index shards holding
    * the session are deleted. Resolves the ids named and those this call erased; erasing again

@@ -230,9 +230,12 @@ export class SessionEngine implements Backend {
     return (await loadRewind()).rewind(this.database, request, this.durability);
   }
 
-  /** Erases the events `request` names (see `erase.ts`), marked as erased `at`; resolves what it erased. */
-  async erase(request: EraseRequest, at?: number): Promise<EraseResult> {
-    return (await loadErase()).erase(this.database, request, this.durability, at);
+  /**
+   * Erases the events `request` names (see `erase.ts`), marked as erased `at`, each keeping the state
+   * delta `kept` names for it (without `kept`: its writes still in effect); resolves what it erased.
+   */
+  async erase(request: EraseRequest, at?: number, kept?: ReadonlyMap<string, StateRecord>): Promise<EraseResult> {
+    return (await loadErase()).erase(this.database, request, this.durability, at, kept);
   }
 
   /**

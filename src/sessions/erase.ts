@@ -3,7 +3,10 @@
  * non-destructive rewind. Each event named (by id, or every event of an invocation) is replaced in
  * its place by its erased form (`erasedForm`, ./erased.ts): the same id, invocation, author, time and order,
  * without its content or any other data a person could be in, marked in `customMetadata` (see
- * ./erased.ts). The session's state is left as it is (undoing state is rewind's work). In the same
+ * ./erased.ts). The session's state is left as it is (undoing state is rewind's work); each event
+ * keeps the writes of its delta still in effect, read in the same transaction from the state the
+ * store holds (session keys from the session's, `user:` and `app:` keys from those scopes), unless
+ * the caller brings them (sync: another copy decided them). In the same
  * transaction the registered erase hooks remove what other capabilities derived from those events
  * (memory entries, saved search shards). All or nothing: an unknown id or invocation erases nothing.
  *
@@ -15,12 +18,15 @@
 import { SessionNotFoundError } from '../core/errors.js';
 import { EventNotFoundError } from '../core/event-not-found.js';
 import { InvocationNotFoundError } from '../core/invocation-not-found.js';
+import { setOwn } from '../core/json.js';
+import { APP_PREFIX, type StateRecord, splitDelta, USER_PREFIX } from '../core/state.js';
 import type { StoreChange } from '../database/changes.js';
 import type { Database } from '../database/database.js';
 import { bound, handled, type Store } from '../database/idb/index.js';
 import { type EventRecord, eventOf, eventRecord, type StoreName, type StoreSchema } from '../database/records/index.js';
-import type { EraseRequest, EraseResult } from '../types.js';
-import { erasedForm, isErased } from './erased.js';
+import { appScope, readSessionState, type SessionHead, type StateStore, userScope } from '../database/records/state.js';
+import type { EraseRequest, EraseResult, Event } from '../types.js';
+import { erasedForm, inEffect, isErased } from './erased.js';
 
 /** The records `request` names, in session order; throws the family's error for a name the session lacks. */
 async function named(events: Store<StoreSchema['events']>, uid: string, request: EraseRequest): Promise<EventRecord[]> {
@@ -46,21 +52,51 @@ async function named(events: Store<StoreSchema['events']>, uid: string, request:
 }
 
 /**
+ * The values the store holds now for the keys `events`' deltas write, prefixed as a session shows
+ * them: the session's own keys from its state, `user:` and `app:` keys read one by one.
+ */
+async function currentValues(state: StateStore, record: SessionHead, events: Event[]): Promise<StateRecord> {
+  const current: StateRecord = {};
+  const reads: Promise<void>[] = [];
+  const take = (prefix: string, values: StateRecord) => {
+    for (const key of Object.keys(values)) setOwn(current, prefix + key, values[key]);
+  };
+  const read = (prefix: string, scope: string[], key: string) =>
+    reads.push(
+      state.get([...scope, key]).then((entry) => {
+        if (entry) setOwn(current, prefix + key, entry.v);
+      }),
+    );
+  let own = false;
+  for (const event of events) {
+    const scoped = splitDelta(event.actions?.stateDelta);
+    own ||= Object.keys(scoped.session).length > 0;
+    for (const key of Object.keys(scoped.app)) read(APP_PREFIX, appScope(record.appName), key);
+    for (const key of Object.keys(scoped.user)) read(USER_PREFIX, userScope(record.appName, record.userId), key);
+  }
+  if (own) reads.push(readSessionState(state, record).then((values) => take('', values)));
+  await Promise.all(reads);
+  return current;
+}
+
+/**
  * Erases what `request` names in one transaction; tells subscribers; resolves what it erased. `at`
  * is the time the marks carry: sync passes the time of an erase it brings from the server, so every
- * device's copy of an event reads the same.
+ * device's copy of an event reads the same, and `kept`, the state delta each event id keeps (`{}`
+ * for one it lacks), as the copy erased first decided it; without it the writes still in effect stay.
  */
 export async function erase(
   database: Database,
   request: EraseRequest,
   durability: IDBTransactionDurability,
   at = Date.now(),
+  kept?: ReadonlyMap<string, StateRecord>,
 ): Promise<EraseResult> {
   const hooks = database.sessionErasers;
   const writers = await Promise.all(hooks.map((h) => h.load()));
   const { appName, userId, sessionId } = request;
   const { result, change } = await database.transact(async (db) => {
-    const names: StoreName[] = ['sessions', 'events', ...hooks.flatMap((h) => h.stores)];
+    const names: StoreName[] = ['sessions', 'events', 'state', ...hooks.flatMap((h) => h.stores)];
     const tx = db.transaction([...new Set(names)], 'readwrite', { durability });
     try {
       const record = await tx.objectStore('sessions').get([appName, userId, sessionId]);
@@ -70,10 +106,17 @@ export async function erase(
       const events = tx.objectStore('events');
       const records = await named(events, record.uid, request);
       const erasedNow: string[] = [];
-      for (const r of records) {
-        const event = eventOf(r);
-        if (isErased(event)) continue;
-        events.put(eventRecord(r.uid, r.seq, erasedForm(event, at)));
+      const toErase = records.map((r) => ({ r, event: eventOf(r) })).filter(({ event }) => !isErased(event));
+      const current = kept
+        ? undefined
+        : await currentValues(
+            tx.objectStore('state'),
+            record,
+            toErase.map(({ event }) => event),
+          );
+      for (const { r, event } of toErase) {
+        const delta = current ? inEffect(event.actions?.stateDelta, current) : (kept?.get(r.id) ?? {});
+        events.put(eventRecord(r.uid, r.seq, erasedForm(event, at, delta)));
         erasedNow.push(r.id);
       }
       const eventIds = records.map((r) => r.id);

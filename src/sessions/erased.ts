@@ -5,7 +5,16 @@
  * `customMetadata`, under `ERASED_METADATA_KEY`: `{ at }`, the epoch ms of the erase. The mark is
  * ordinary event data, so it travels wherever the event does: exports and imports, sync, ADK's
  * own session services.
+ *
+ * Of its state delta an erased event keeps the writes still in effect when it was erased (`inEffect`):
+ * their values are in the session's state anyway, so keeping them shows nothing the state does not,
+ * and the state stays the fold of the events' deltas on every copy, one that pulls the session
+ * later included. Which writes those are is decided once, by the first copy erased; every other
+ * copy takes that delta as data (sync carries it), never working it out again from another state.
  */
+import { setOwn } from '../core/json.js';
+import { jsonEqual } from '../core/json-equal.js';
+import type { StateRecord } from '../core/state.js';
 import type { Event } from '../types.js';
 
 /** The `customMetadata` key of an erased event's mark, `{ at: number }` (epoch ms). */
@@ -52,16 +61,32 @@ const KEPT_ACTIONS = [
 ] as const;
 
 /**
- * `event` erased at `at` (epoch ms): `KEPT` fields as they were, `actions` reduced to
- * `KEPT_ACTIONS` with empty `stateDelta`, `requestedAuthConfigs` and `requestedToolConfirmations`,
- * and `customMetadata` holding only the mark.
+ * The entries of `delta` whose key `current` holds with a deep-equal value, values taken from
+ * `delta` (`__proto__` a plain key). With the state at erase time as `current`: the writes of an
+ * event still in effect. With a delta another copy claims as `current`: what of it the original
+ * really wrote, so a claim cannot add a write.
  */
-export function erasedForm(event: Event, at: number): Event {
+export function inEffect(delta: StateRecord | undefined, current: StateRecord): StateRecord {
+  const kept: StateRecord = {};
+  for (const key of Object.keys(delta ?? {})) {
+    const value = (delta as StateRecord)[key];
+    if (Object.hasOwn(current, key) && jsonEqual(value, current[key])) setOwn(kept, key, value);
+  }
+  return kept;
+}
+
+/**
+ * `event` erased at `at` (epoch ms), keeping `stateDelta` (the writes still in effect, see
+ * `inEffect`; the caller decides them): `KEPT` fields as they were, `actions` reduced to
+ * `KEPT_ACTIONS` with that `stateDelta` and empty `requestedAuthConfigs` and
+ * `requestedToolConfirmations`, and `customMetadata` holding only the mark.
+ */
+export function erasedForm(event: Event, at: number, stateDelta: StateRecord): Event {
   const out: Record<string, unknown> = {};
   for (const key of KEPT) if (Object.hasOwn(event, key)) out[key] = event[key];
   if (event.actions) {
     const actions: Record<string, unknown> = {
-      stateDelta: {},
+      stateDelta: { ...stateDelta },
       requestedAuthConfigs: {},
       requestedToolConfirmations: {},
     };

@@ -3,11 +3,14 @@
  * pending while the session's `erasures` count is past its mark's `syncedErasures` (no write on the
  * erase path: it is derived, as pending events are); a round then sends the erased events of the
  * synced prefix (all of them: the server passes over those it erased before) and records the count
- * it sent. An event erased before its push goes erased with the push. An erasure the server reports
- * is applied by the store's own `erase`, with the original time, so every copy reads the same
- * (one erased here too, at another time, takes the server's), and is not sent back.
+ * it sent. An event erased before its push goes erased with the push. Each erasure carries the state
+ * delta the erased event kept (the writes still in effect when it was erased here). An erasure the
+ * server reports is applied by the store's own `erase`, with the original time and the server's
+ * kept delta, so every copy reads the same (one erased here too, at another time or keeping other
+ * writes, takes the server's form), and is not sent back.
  */
 
+import { jsonEqual } from '../core/json-equal.js';
 import type { StoreChange } from '../database/changes.js';
 import { bound, type Db } from '../database/idb/index.js';
 import { eventOf, eventRecord, type SessionRecord, type StoreSchema } from '../database/records/index.js';
@@ -47,10 +50,36 @@ export async function erasuresToSend(
       : await tx.objectStore('events').getAll(bound([record.uid, 0], [record.uid, mark.syncedNext], false, true));
   const erasures: Erasure[] = [];
   for (const r of synced) {
-    const at = erasedAt(eventOf(r));
-    if (at !== undefined) erasures.push({ id: r.id, at });
+    const event = eventOf(r);
+    const at = erasedAt(event);
+    if (at !== undefined) erasures.push({ id: r.id, at, stateDelta: event.actions?.stateDelta ?? {} });
   }
   return { uid: record.uid, count: record.erasures ?? 0, erasures };
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * `erasures` in the pieces the requests carry: at most `maxCount` each, and a body of at most
+ * `maxBytes` of UTF-8 (one larger alone goes alone, and the server refuses it for its session).
+ */
+export function erasureBatches(erasures: Erasure[], maxCount: number, maxBytes: number): Erasure[][] {
+  const batches: Erasure[][] = [];
+  const empty = utf8.encode(JSON.stringify({ erasures: [] })).length;
+  let batch: Erasure[] = [];
+  let size = empty;
+  for (const erasure of erasures) {
+    const own = utf8.encode(JSON.stringify(erasure)).length + 1;
+    if (batch.length > 0 && (batch.length === maxCount || size + own > maxBytes)) {
+      batches.push(batch);
+      batch = [];
+      size = empty;
+    }
+    batch.push(erasure);
+    size += own;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
 }
 
 /** After the server took the erasures sent for `count`: the mark of incarnation `uid` records it. */
@@ -93,10 +122,10 @@ export async function erasureApplied(db: Db<StoreSchema>, key: Key, from: number
 
 /**
  * Sorts the server's `erasures` of the session by what this device holds, in one transaction:
- * events it erased too, at another time (two devices erased one event; the server kept the first
- * erasure it took), take the server's time in their marks, so every copy reads the same (`changes`
- * announces them); events it holds unerased are left `toApply` (by the store's `erase`, whose hooks
- * clear memory and search); the rest it lacks.
+ * events it erased too, at another time or keeping other writes (two devices erased one event; the
+ * server kept the first erasure it took), take the server's form: its time in their marks and its
+ * kept delta, so every copy reads the same (`changes` announces them); events it holds unerased are
+ * left `toApply` (by the store's `erase`, whose hooks clear memory and search); the rest it lacks.
  */
 export async function sortErasures(
   db: Db<StoreSchema>,
@@ -118,9 +147,10 @@ export async function sortErasures(
     if (!r) return;
     const event = eventOf(r);
     const here = erasedAt(event);
+    const kept = erasure.stateDelta ?? {};
     if (here === undefined) toApply.push(erasure);
-    else if (here !== erasure.at) {
-      events.put(eventRecord(r.uid, r.seq, erasedForm(event, erasure.at)));
+    else if (here !== erasure.at || (event.actions && !jsonEqual(event.actions.stateDelta ?? {}, kept))) {
+      events.put(eventRecord(r.uid, r.seq, erasedForm(event, erasure.at, kept)));
       aligned.push(erasure.id);
     }
   });

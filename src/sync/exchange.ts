@@ -9,11 +9,19 @@
 
 import { SessionNotFoundError, SyncError } from '../core/errors.js';
 import { EventNotFoundError } from '../core/event-not-found.js';
+import type { StateRecord } from '../core/state.js';
 import type { StoreChange } from '../database/changes.js';
 import type { Db } from '../database/idb/index.js';
 import type { StoreSchema } from '../database/records/index.js';
 import type { DeleteSessionRequest, EraseRequest, EraseResult, Event } from '../types.js';
-import { erasureApplied, erasureCount, erasuresSent, erasuresToSend, sortErasures } from './erasures.js';
+import {
+  erasureApplied,
+  erasureBatches,
+  erasureCount,
+  erasuresSent,
+  erasuresToSend,
+  sortErasures,
+} from './erasures.js';
 import {
   adoptCreated,
   integrate,
@@ -35,8 +43,8 @@ export interface SyncHost {
   readonly dbName: string;
   transact<T>(work: (db: Db<StoreSchema>) => Promise<T>): Promise<T>;
   deleteSession(request: DeleteSessionRequest): Promise<void>;
-  /** The store's erase, its marks dated `at`. */
-  erase(request: EraseRequest, at?: number): Promise<EraseResult>;
+  /** The store's erase, its marks dated `at`, each event keeping the state delta `kept` names for it. */
+  erase(request: EraseRequest, at?: number, kept?: ReadonlyMap<string, StateRecord>): Promise<EraseResult>;
   announce(changes: readonly StoreChange[]): void;
 }
 
@@ -133,8 +141,9 @@ export class Exchange {
     const key = this.key(sessionId);
     const owed = await this.host.transact((db) => erasuresToSend(db, key));
     if (!owed) return;
-    for (let i = 0; i < owed.erasures.length; i += MAX_PUSH_EVENTS) {
-      const answer = await this.transport.erase(sessionId, owed.erasures.slice(i, i + MAX_PUSH_EVENTS));
+    const limits = await this.transport.limits();
+    for (const batch of erasureBatches(owed.erasures, MAX_PUSH_EVENTS, limits.maxBodyBytes)) {
+      const answer = await this.transport.erase(sessionId, batch);
       if (answer === 'missing') break;
       if (answer === 'unsupported') {
         const why = `the sync server does not take erasures (an earlier release): events of session ${sessionId} erased here keep their content there`;
@@ -202,17 +211,24 @@ export class Exchange {
     }
   }
 
-  /** The server's erasures, by the store's own erase (its hooks clear memory and search), each at its time. */
+  /**
+   * The server's erasures, by the store's own erase (its hooks clear memory and search), each at its
+   * time and keeping the state delta the server's names (absent, from an earlier release: none).
+   */
   private async applyErasures(key: Key, erasures: Erasure[]): Promise<void> {
     const { changes, toApply } = await this.host.transact((db) => sortErasures(db, key, erasures));
     this.host.announce(changes);
     const byTime = new Map<number, string[]>();
-    for (const { id, at } of toApply) byTime.set(at, [...(byTime.get(at) ?? []), id]);
+    const kept = new Map<string, StateRecord>();
+    for (const { id, at, stateDelta } of toApply) {
+      byTime.set(at, [...(byTime.get(at) ?? []), id]);
+      kept.set(id, stateDelta ?? {});
+    }
     for (const [at, eventIds] of byTime) {
       const request = { appName: key[0], userId: key[1], sessionId: key[2], eventIds };
       try {
         const from = await this.host.transact((db) => erasureCount(db, key));
-        const { erasedNow } = await this.host.erase(request, at);
+        const { erasedNow } = await this.host.erase(request, at, kept);
         if (erasedNow.length > 0) await this.host.transact((db) => erasureApplied(db, key, from));
       } catch (error) {
         // Deleted or rewritten here meanwhile (a local delete, a rebase): nothing of it left to erase.

@@ -195,20 +195,24 @@ export async function integrate(db: Db<StoreSchema>, key: Key, work: Integration
   // The app's and user's keys the events set, in order: a record per key, as an append writes them.
   const appDelta: StateRecord = {};
   const userDelta: StateRecord = {};
-  const erasedHere = new Map<string, number>();
+  const erasedHere = new Map<string, Event>();
   for (const e of pending) {
-    const at = erasedAt(eventOf(e));
-    if (at !== undefined) erasedHere.set(e.id, at);
+    const event = eventOf(e);
+    if (isErased(event)) erasedHere.set(e.id, event);
   }
   for (const { event } of incoming) {
-    // Pushed, then erased here before the answer came: it stays erased (its state writes stay, as an
-    // erase leaves them), and the server's copy is owed the erasure.
-    const at = erasedHere.get(event.id);
-    const kept = at === undefined || isErased(event) ? event : erasedForm(event, at);
+    // Pushed, then erased here before the answer came: it stays erased as it was here (the writes
+    // it kept, and those still in the state), and the server's copy is owed the erasure.
+    const here = erasedHere.get(event.id);
+    const at = here && erasedAt(here);
+    const kept =
+      here === undefined || at === undefined || isErased(event)
+        ? event
+        : erasedForm(event, at, here.actions?.stateDelta ?? {});
     if (kept !== event) oweErasure(mark, record);
     events.put(eventRecord(record.uid, seq, kept));
     seq += 1;
-    const scoped = splitDelta(event.actions?.stateDelta);
+    const scoped = splitDelta(kept.actions?.stateDelta);
     applyDelta(mark.syncedState, scoped.session);
     applyDelta(appDelta, scoped.app);
     applyDelta(userDelta, scoped.user);

@@ -46,16 +46,23 @@ export type Placed = z.output<typeof placedSchema>;
 export const pushAcceptedSchema = z.object({ head: position, placed: z.array(placedSchema) });
 export type PushAccepted = z.output<typeof pushAcceptedSchema>;
 
-/** One erased event of a session: its id, and when it was erased (its mark's `at`, epoch ms). */
+/**
+ * One erased event of a session: its id, when it was erased (its mark's `at`, epoch ms), and the
+ * state delta it keeps (the writes still in effect when the first copy was erased). Absent (from a
+ * release before erased events kept any): `{}`.
+ */
 export interface Erasure {
   id: string;
   at: number;
+  stateDelta?: Record<string, unknown>;
 }
-const erasureSchema = z.object({ id, at: position });
+const erasureSchema = z.object({ id, at: position, stateDelta: z.optional(plainObject) });
 
 /**
  * POST .../sessions/:id/erase: the session's events this device erased, which the server erases in
- * its copies by the same rule (`erasedForm`); ids it does not hold are passed over.
+ * its copies by the same rule (`erasedForm`), each keeping of its delta only what the original
+ * wrote with the same value; ids it does not hold are passed over. Taken from the parsed body, not
+ * zod's copy.
  */
 export const eraseBodySchema = z.object({
   erasures: z.array(erasureSchema).check(z.minLength(1), z.maxLength(MAX_PUSH_EVENTS)),

@@ -223,22 +223,67 @@ export function describeErase(where: string, open: () => SessionStore): void {
         expect((await store.getSession(key))?.events.at(-1)).toEqual(later);
       }));
 
-    it('leaves the session state as it is, and the erased deltas empty', () =>
+    it('leaves the session state as it is; an erased event keeps only the writes still in effect', () =>
       withStore(async (store) => {
         const key = fresh();
         const session = await store.createSession({ ...key, state: { start: 1 } });
-        const events = [said('inv1', 'x', { city: 'Lyon', 'user:name': 'Ada' }), said('inv2', 'y', { city: 'Oslo' })];
-        await store.appendEvents({ session, events });
+        const first = said('inv1', 'x', {
+          city: 'Lyon',
+          pet: 'cat',
+          code: 'A-17',
+          'user:name': 'Ada',
+          'user:mood': 'calm',
+          'app:theme': 'dark',
+        });
+        Object.defineProperty(first.actions?.stateDelta, '__proto__', { value: 'plain', enumerable: true });
+        const later = said('inv2', 'y', { city: 'Oslo', code: null, 'user:mood': 'busy', pet: 'cat' });
+        await store.appendEvents({ session, events: [first, later] });
         await store.erase({ ...key, invocationId: 'inv1' });
         const stored = (await store.getSession(key)) as Session;
-        expect(stored.state).toEqual({ start: 1, city: 'Oslo', 'user:name': 'Ada' });
-        expect(stored.events[0]?.actions?.stateDelta).toEqual({});
-        expect(stored.events[1]?.actions?.stateDelta).toEqual({ city: 'Oslo' });
+        const state = {
+          start: 1,
+          city: 'Oslo',
+          pet: 'cat',
+          code: null,
+          'user:name': 'Ada',
+          'user:mood': 'busy',
+          'app:theme': 'dark',
+        };
+        Object.defineProperty(state, '__proto__', { value: 'plain', enumerable: true });
+        expect(stored.state).toEqual(state);
+        // Overwritten since (city, user:mood) or set to null by an append (code): dropped. Still in
+        // effect, the same value written again later included (pet): kept, the state shows them anyway.
+        const kept = stored.events[0]?.actions?.stateDelta as Record<string, unknown>;
+        expect(Object.keys(kept).sort()).toEqual(['__proto__', 'app:theme', 'pet', 'user:name']);
+        expect(Object.hasOwn(kept, '__proto__') && kept.__proto__).toBe('plain');
+        expect(kept).toMatchObject({ pet: 'cat', 'user:name': 'Ada', 'app:theme': 'dark' });
+        expect(stored.events[0]?.actions?.requestedAuthConfigs).toEqual({});
+        expect(stored.events[1]?.actions?.stateDelta).toEqual({
+          city: 'Oslo',
+          code: null,
+          'user:mood': 'busy',
+          pet: 'cat',
+        });
         const [listed] = (await store.listSessions({ appName: key.appName, userId: key.userId })).sessions.filter(
           (s) => s.id === key.sessionId,
         );
         expect(listed?.state).toEqual(stored.state);
         expect(listed?.lastUpdateTime).toBe(session.lastUpdateTime);
+      }));
+
+    it('keeps the writes of a heavy state value and of keys another session overwrote as they stand at the erase', () =>
+      withStore(async (store) => {
+        const key = fresh();
+        const session = await store.createSession(key);
+        const big = 'b'.repeat(5000);
+        const events = [said('inv1', 'x', { big, 'user:where': 'home' }), said('inv2', 'y', { after: 1 })];
+        await store.appendEvents({ session, events });
+        const other = await store.createSession(fresh());
+        await store.appendEvent({ session: other, event: said('inv3', 'z', { 'user:where': 'work' }) });
+        await store.erase({ ...key, invocationId: 'inv1' });
+        const stored = (await store.getSession(key)) as Session;
+        expect(stored.events[0]?.actions?.stateDelta).toEqual({ big });
+        expect(stored.state).toEqual({ big, after: 1, 'user:where': 'work' });
       }));
 
     it('takes the words out of search and memory', () =>

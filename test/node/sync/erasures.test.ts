@@ -2,7 +2,8 @@
  * Erasures across devices: an event erased on one device after the server has it leaves the
  * server's copies (ADK's own events table and the change log) and every other device's, search
  * included; an erase survives going offline and a reload; a push answered late does not bring
- * erased content back; devices of a release before erasures keep syncing. Against the server in
+ * erased content back; the writes an erased event keeps are decided by the first copy erased, reach
+ * every copy and cannot be forged; devices of a release before erasures keep syncing. Against the server in
  * this process (its ADK service and SQL are read directly), on libsql and on Postgres.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RunningSyncServer, startSyncServer } from '../../../server/index.js';
 import { type Event, isErased, type Session } from '../../../src/index.js';
+import { userPath } from '../../../src/sync/wire.js';
 import { type Device, device, say, turn } from '../../sync/devices.js';
 import { faultyNetwork } from '../../sync/faults.js';
 import { type Postgres, postgresBin, startPostgres } from '../../sync/postgres.js';
@@ -189,6 +191,169 @@ describe.each(drivers)('erasures synced, on %s', (driver) => {
     const c = alice();
     await synced(c);
     expect(await eventsOf(c, 'erased-on-both')).toEqual(mine);
+  });
+
+  const stateOf = async (d: Device, sessionId: string) => (await d.store.getSession({ ...user, sessionId }))?.state;
+  const deltasOf = async (d: Device, sessionId: string) =>
+    (await eventsOf(d, sessionId)).map((e) => e.actions?.stateDelta);
+  /** The server's logged copy of event `id` (the change log's row, as a device pulling it gets it). */
+  const loggedEvent = async (id: string): Promise<Event> => {
+    const [row] = await server.service.database.sql(
+      "SELECT data FROM sync_changes WHERE kind = 'event' AND event_id = ?",
+      [id],
+    );
+    return JSON.parse(String(row?.data)) as Event;
+  };
+
+  it('a device that first pulls after an erasure folds the same state: the erased event keeps its writes in effect', async () => {
+    const a = alice();
+    const session = await a.store.createSession({ ...user, sessionId: 'fresh-after-erase' });
+    const secret = turn(SECRET, 'fae-1', { topic: 'cards', draft: 'one', 'user:plan': 'gold' });
+    const later = turn('later', 'fae-2', { draft: 'two' });
+    await a.store.appendEvents({ session, events: [secret, later] });
+    await synced(a);
+    await a.store.erase({ ...user, sessionId: 'fresh-after-erase', eventIds: [secret.id] });
+    await synced(a);
+    const expected = { topic: 'cards', draft: 'two', 'user:plan': 'gold' };
+    expect(await stateOf(a, 'fresh-after-erase')).toEqual(expected);
+    // `draft` was written again since: the erased event does not keep it.
+    expect((await loggedEvent(secret.id)).actions?.stateDelta).toEqual({ topic: 'cards', 'user:plan': 'gold' });
+    const c = alice();
+    await synced(c);
+    expect(await stateOf(c, 'fresh-after-erase')).toEqual(expected);
+    expect(await eventsOf(c, 'fresh-after-erase')).toEqual(await eventsOf(a, 'fresh-after-erase'));
+  });
+
+  it('an event erased before its push reaches the server and every device erased, its writes in effect kept', async () => {
+    const a = alice();
+    const session = await a.store.createSession({ ...user, sessionId: 'erased-before-push' });
+    await synced(a);
+    const secret = turn(SECRET, 'ebp-1', { topic: 'cards', step: 1 });
+    await a.store.appendEvents({ session, events: [secret, turn('next', 'ebp-2', { step: 2 })] });
+    await a.store.erase({ ...user, sessionId: 'erased-before-push', eventIds: [secret.id] });
+    await synced(a);
+    expect(await serverText('erased-before-push')).not.toContain(SECRET);
+    const adk = await server.service.sessions.getSession({ ...user, sessionId: 'erased-before-push' });
+    expect(adk?.state).toMatchObject({ topic: 'cards', step: 2 });
+    expect(adk?.events[0]?.actions?.stateDelta).toEqual({ topic: 'cards' });
+    const c = alice();
+    await synced(c);
+    expect(await stateOf(c, 'erased-before-push')).toMatchObject({ topic: 'cards', step: 2 });
+    expect(await stateOf(c, 'erased-before-push')).toEqual(await stateOf(a, 'erased-before-push'));
+    expect(await eventsOf(c, 'erased-before-push')).toEqual(await eventsOf(a, 'erased-before-push'));
+  });
+
+  it('one event erased on two devices keeping different writes reads the same everywhere: the server’s first form', async () => {
+    const [a, b] = [alice(), alice()];
+    const session = await a.store.createSession({ ...user, sessionId: 'kept-differently' });
+    const secret = turn(SECRET, 'kd-1', { mood: 'calm', topic: 'cards' });
+    await a.store.appendEvent({ session, event: secret });
+    await synced(a, b);
+    // On b, `mood` is written again before the erase: b's erased copy drops it, a's keeps it.
+    await say(b.store, 'kept-differently', 'busy now');
+    const bs = (await b.store.getSession({ ...user, sessionId: 'kept-differently' })) as Session;
+    await b.store.appendEvent({ session: bs, event: turn('mood', 'kd-3', { mood: 'busy' }) });
+    await a.store.erase({ ...user, sessionId: 'kept-differently', eventIds: [secret.id] });
+    await b.store.erase({ ...user, sessionId: 'kept-differently', eventIds: [secret.id] });
+    expect((await deltasOf(a, 'kept-differently'))[0]).toEqual({ mood: 'calm', topic: 'cards' });
+    expect((await deltasOf(b, 'kept-differently'))[0]).toEqual({ topic: 'cards' });
+    // b's erasure reaches the server first; a's finds the event erased and takes b's form.
+    await synced(b, a, b);
+    const mine = await eventsOf(b, 'kept-differently');
+    expect(mine[0]?.actions?.stateDelta).toEqual({ topic: 'cards' });
+    expect(await eventsOf(a, 'kept-differently')).toEqual(mine);
+    const c = alice();
+    await synced(c);
+    expect(await eventsOf(c, 'kept-differently')).toEqual(mine);
+    const state = await stateOf(b, 'kept-differently');
+    expect(state).toMatchObject({ mood: 'busy', topic: 'cards' });
+    for (const d of [a, c]) expect(await stateOf(d, 'kept-differently')).toEqual(state);
+  });
+
+  it('a forged erasure cannot write state: the server keeps only what the original wrote, with its value', async () => {
+    const a = alice();
+    const session = await a.store.createSession({ ...user, sessionId: 'forged' });
+    const secret = turn(SECRET, 'fg-1', { topic: 'cards', level: 1 });
+    const plain = turn('plain', 'fg-2', { note: 'n' });
+    const old = turn('old device', 'fg-3', { era: 'old' });
+    await a.store.appendEvents({ session, events: [secret, plain, old] });
+    await synced(a);
+    const adkBefore = await server.service.sessions.getSession({ ...user, sessionId: 'forged' });
+    const stateBefore = await stateOf(a, 'forged');
+    const forged = { topic: 'cards', level: 99, injected: true, 'user:role': 'admin', 'app:flag': 1 };
+    // As text: a `__proto__` key the original never wrote, and the third erasure as a device of an
+    // earlier release sends it, without a delta.
+    const body = `{"erasures":[${JSON.stringify({ id: secret.id, at: 5, stateDelta: forged })},${JSON.stringify({ id: plain.id, at: 5 }).slice(0, -1)},"stateDelta":{"__proto__":{"polluted":1},"note":"n"}},${JSON.stringify({ id: old.id, at: 5 })}]}`;
+    const response = await fetch(`${server.url}${userPath(user.appName, user.userId)}/sessions/forged/erase`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+      body,
+    });
+    expect(response.status).toBe(200);
+    // Only what the original wrote with that value: `level` (another value) and every other key go.
+    expect((await loggedEvent(secret.id)).actions?.stateDelta).toEqual({ topic: 'cards' });
+    expect((await loggedEvent(plain.id)).actions?.stateDelta).toEqual({ note: 'n' });
+    expect((await loggedEvent(old.id)).actions?.stateDelta).toEqual({});
+    const adk = await server.service.sessions.getSession({ ...user, sessionId: 'forged' });
+    expect(adk?.state).toEqual(adkBefore?.state);
+    expect(adk?.events.map((e) => e.actions?.stateDelta)).toEqual([{ topic: 'cards' }, { note: 'n' }, {}]);
+    const c = alice();
+    await synced(a, c);
+    // The device that held the events takes the server's form and keeps its state as it was.
+    expect(await stateOf(a, 'forged')).toEqual(stateBefore);
+    for (const d of [a, c]) {
+      expect(await deltasOf(d, 'forged')).toEqual([{ topic: 'cards' }, { note: 'n' }, {}]);
+      const state = await stateOf(d, 'forged');
+      for (const key of ['injected', 'user:role', 'app:flag', '__proto__'])
+        expect(Object.hasOwn(state ?? {}, key)).toBe(false);
+      expect(state?.level).not.toBe(99);
+    }
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
+  it('erasures whose kept writes outgrow one request go in several, each under the server’s body cap', async () => {
+    const net = faultyNetwork();
+    const a = alice({ fetch: net.fetch });
+    const session = await a.store.createSession({ ...user, sessionId: 'big-kept' });
+    await synced(a);
+    // Ten writes of 10 KB each, all still in effect: 100 KB of kept deltas against a 64 KB cap.
+    const events = Array.from({ length: 10 }, (_, i) =>
+      turn(`${SECRET} ${i}`, `bk-${i}`, { [`k${i}`]: 'v'.repeat(10_000) }),
+    );
+    await a.store.appendEvents({ session, events });
+    await synced(a);
+    await a.store.erase({ ...user, sessionId: 'big-kept', eventIds: events.map((e) => e.id) });
+    const status = await a.sync.syncNow();
+    expect(status.lastError).toBeNull();
+    expect(status.refused).toEqual({});
+    expect(status.pending).toBe(0);
+    expect(net.calls.filter((c) => c.endsWith('/erase')).length).toBeGreaterThan(1);
+    expect(await serverText('big-kept')).not.toContain(SECRET);
+    const c = alice();
+    await synced(c);
+    expect(await stateOf(c, 'big-kept')).toEqual(await stateOf(a, 'big-kept'));
+  });
+
+  it('limit (docs/sync.md): a write kept out because a pending event overwrote it stays out when a conflict drops that event', async () => {
+    const a = alice();
+    const b = alice({ conflict: () => 'drop' });
+    const session = await a.store.createSession({ ...user, sessionId: 'dropped-overwrite' });
+    await synced(a);
+    const secret = turn(SECRET, 'do-1', { k: 'v' });
+    await a.store.appendEvent({ session, event: secret });
+    await synced(a, b);
+    const bs = (await b.store.getSession({ ...user, sessionId: 'dropped-overwrite' })) as Session;
+    await b.store.appendEvent({ session: bs, event: turn('pending', 'do-2', { k: 'w' }) });
+    // On b, `k` is no longer in effect: the erased event keeps none of its writes.
+    await b.store.erase({ ...user, sessionId: 'dropped-overwrite', eventIds: [secret.id] });
+    await say(a.store, 'dropped-overwrite', 'from a');
+    await synced(a, b, a);
+    const c = alice();
+    await synced(c);
+    // b's pending event was dropped: the devices that held the event keep `k`, one pulling later has none.
+    expect(await stateOf(a, 'dropped-overwrite')).toEqual({ k: 'v', last: 'from a' });
+    expect(await stateOf(b, 'dropped-overwrite')).toEqual({ k: 'v', last: 'from a' });
+    expect(await stateOf(c, 'dropped-overwrite')).toEqual({ last: 'from a' });
   });
 
   it('a device of a release before erasures passes over them and goes on syncing; its copy keeps the content', async () => {

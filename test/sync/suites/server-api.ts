@@ -180,6 +180,9 @@ export function serverApiSuite(server: () => ServerProcess): void {
       const noAt = await erase(TOKENS.alice, 'alice', 'er', { erasures: [{ id: 'er1' }] });
       expect(noAt.status).toBe(400);
       expect(noAt.body.message).toMatch(/erasures\[0\]\.at/);
+      const badDelta = await erase(TOKENS.alice, 'alice', 'er', { erasures: [{ id: 'er1', at: 1, stateDelta: [1] }] });
+      expect(badDelta.status).toBe(400);
+      expect(badDelta.body.message).toMatch(/erasures\[0\]\.stateDelta/);
       expect((await erase(TOKENS.bob, 'alice', 'er', { erasures: [{ id: 'er1', at: 1 }] })).status).toBe(403);
       expect((await erase(TOKENS.alice, 'alice', 'none', { erasures: [{ id: 'er1', at: 1 }] })).status).toBe(404);
       expect(JSON.stringify(await feed(TOKENS.alice, 'chat', 'alice'))).toContain('to be erased');
@@ -203,7 +206,8 @@ export function serverApiSuite(server: () => ServerProcess): void {
       const erasedChanges = (await call(TOKENS.alice, 'GET', path('chat', 'alice', '/changes?after=0&erasures=1')))
         .body as { changes: { type: string }[] };
       expect(erasedChanges.changes.filter((c) => c.type === 'erased')).toEqual([
-        expect.objectContaining({ sessionId: 'er', erasures: [{ id: 'er1', at: 7 }] }),
+        // Sent without a kept delta (an earlier release's erasure): it keeps none.
+        expect.objectContaining({ sessionId: 'er', erasures: [{ id: 'er1', at: 7, stateDelta: {} }] }),
       ]);
     });
 
