@@ -69,6 +69,19 @@ export const writeDraftSchema = built(() =>
     writer: writer(),
     seq: count().check(z.positive('must be at least 1')),
     deltas: deltasSchema(),
+    appends: opt(count()),
+  }),
+);
+
+/** At most this many drafts named in a tail read: a session holds far fewer (`MAX_DRAFTS_PER_SESSION`). */
+const MAX_SINCE = 1000;
+
+export const draftTailsSchema = built(() =>
+  z.object({
+    ...key,
+    since: z
+      .array(z.tuple([eventIdSchema, count(), z.number().check(z.refine(Number.isFinite, 'must be finite'))]))
+      .check(z.maxLength(MAX_SINCE)),
   }),
 );
 
