@@ -8,14 +8,15 @@ import { jsonEqual } from '../core/json-equal.js';
 import type { StoreChange } from '../database/changes.js';
 import type { Draft } from '../public/drafts.js';
 import type { SessionKey } from '../public/sessions.js';
-import { DraftsReader, type ReadableDrafts } from './draft-reader.js';
+import type { DraftsFront } from '../drafts/index.js';
+import { DraftsReader } from './draft-reader.js';
 import { LiveQueryBase, UNCHANGED } from './query.js';
 import type { LiveOptions, LiveStore } from './types.js';
 
 /** What `watchDrafts` needs of a store: its `drafts`, and its change feed. */
 export interface LiveDraftStore extends Pick<LiveStore, 'subscribe' | 'onClose'> {
   /** The store's drafts: what is read, and whose writers are waited on. */
-  readonly drafts: ReadableDrafts;
+  readonly drafts: Pick<DraftsFront, 'list' | 'untilWriterGone'>;
 }
 
 export class LiveDrafts extends LiveQueryBase<Draft[], LiveDraftStore> {

@@ -53,13 +53,15 @@ export interface WatchSessionOptions extends LiveOptions {
 
 /**
  * One session (`undefined` while it does not exist), with `config`'s event filters kept as it
- * grows; with `{ drafts: true }`, its drafts beside its events.
+ * grows, and its drafts beside its events (`SessionWithDrafts`): a finished draft leaves in the
+ * value its event arrives in. Throws `InvalidInputError` for a store without `drafts`.
  */
 export function watchSession(
   store: LiveStore & LiveDraftStore,
   request: GetSessionRequest,
   options: WatchSessionOptions & { drafts: true },
 ): LiveQuery<SessionWithDrafts | undefined>;
+/** One session (`undefined` while it does not exist), with `config`'s event filters kept as it grows. */
 export function watchSession(
   store: LiveStore,
   request: GetSessionRequest,

@@ -113,14 +113,17 @@ const watchSessionDrafts: Watch<GetSessionRequest, SessionWithDrafts | undefined
 };
 
 /**
- * A session, kept current: `value` is `undefined` while loading and when it does not exist (`status`
- * tells which), frozen otherwise; `status` is `'closed'` for good once the store is. With
- * `{ drafts: true }`, the session's drafts come beside its events (see `watchSession`).
+ * A session with its drafts beside its events (see `watchSession` with `drafts: true`), kept
+ * current: a finished draft leaves in the render its event arrives in.
  */
 export function useSession(
   request: GetSessionRequest,
   options: WatchSessionOptions & { drafts: true },
 ): LiveSnapshot<SessionWithDrafts | undefined>;
+/**
+ * A session, kept current: `value` is `undefined` while loading and when it does not exist (`status`
+ * tells which), frozen otherwise; `status` is `'closed'` for good once the store is.
+ */
 export function useSession(
   request: GetSessionRequest,
   options?: WatchSessionOptions & { drafts?: false },
