@@ -6,9 +6,9 @@
  */
 import { jsonEqual } from '../core/json-equal.js';
 import type { StoreChange } from '../database/changes.js';
+import type { DraftsFront } from '../drafts/index.js';
 import type { Draft } from '../public/drafts.js';
 import type { SessionKey } from '../public/sessions.js';
-import type { DraftsFront } from '../drafts/index.js';
 import { DraftsReader } from './draft-reader.js';
 import { LiveQueryBase, UNCHANGED } from './query.js';
 import type { LiveOptions, LiveStore } from './types.js';
