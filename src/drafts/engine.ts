@@ -186,7 +186,7 @@ export class DraftEngine implements DraftBackend {
   async readDraftTails(r: DraftTailsRequest): Promise<DraftTails> {
     const alive = await this.written();
     const now = Date.now();
-    const since = new Map(r.since.map(([id, seq, startedAt]) => [id, { seq, startedAt }]));
+    const since = new Map(r.since.map((known) => [known.draftId, known]));
     return this.owner.transact(async (db) => {
       const tx = db.transaction(['sessions', 'drafts', 'draftChunks']);
       const [session, heads] = await Promise.all([

@@ -33,7 +33,7 @@ export interface WriteDraft extends DraftKeyRequest {
  * on (the reader holds what came before) when it is still the draft begun at `startedAt`.
  */
 export interface DraftTailsRequest extends SessionKey {
-  since: [draftId: string, seq: number, startedAt: number][];
+  since: { draftId: string; seq: number; startedAt: number }[];
 }
 
 /** One chunk as a reader folds it. */

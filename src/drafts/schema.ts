@@ -79,8 +79,9 @@ const MAX_SINCE = 1000;
 export const draftTailsSchema = built(() =>
   z.object({
     ...key,
+    // Objects, not tuples: zod's tuple would be shared code in the worker's first chunk.
     since: z
-      .array(z.tuple([eventIdSchema, count(), z.number().check(z.refine(Number.isFinite, 'must be finite'))]))
+      .array(z.object({ draftId: eventIdSchema, seq: count(), startedAt: count() }))
       .check(z.maxLength(MAX_SINCE)),
   }),
 );

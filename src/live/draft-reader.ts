@@ -123,8 +123,10 @@ export class DraftsReader {
     return preview.deltas.slice(at - preview.base);
   }
 
-  private since(): [string, number, number][] {
-    return [...this.held.values()].filter((h) => h.seq > 0).map((h) => [h.head.id, h.seq, h.head.startedAt]);
+  private since(): { draftId: string; seq: number; startedAt: number }[] {
+    return [...this.held.values()]
+      .filter((h) => h.seq > 0)
+      .map((h) => ({ draftId: h.head.id, seq: h.seq, startedAt: h.head.startedAt }));
   }
 
   private take({ revision, drafts }: { revision: number; drafts: DraftTail[] }): void {
