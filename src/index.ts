@@ -93,6 +93,8 @@ export {
   type LiveSnapshot,
   type LiveStore,
   type LiveUnsubscribe,
+  type SessionWithDrafts,
+  type WatchSessionOptions,
   watchAppState,
   watchDrafts,
   watchSession,

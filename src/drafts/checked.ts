@@ -7,7 +7,13 @@ import { sessionKeySchema, validate } from '../core/schema.js';
 import type { DatabaseOwner } from '../database/database.js';
 import { draftEngineFor } from './engine.js';
 import type { DraftBackend, WriteDraft } from './protocol.js';
-import { beginDraftSchema, claimDraftSchema, draftRequestSchema, writeDraftSchema } from './schema.js';
+import {
+  beginDraftSchema,
+  claimDraftSchema,
+  draftRequestSchema,
+  draftTailsSchema,
+  writeDraftSchema,
+} from './schema.js';
 
 /** The draft methods of the store `owner()` gives (it may throw, as a host's does before hello). */
 export function checked(owner: () => DatabaseOwner): DraftBackend {
@@ -16,6 +22,7 @@ export function checked(owner: () => DatabaseOwner): DraftBackend {
     beginDraft: (r) => engine().beginDraft(validate('beginDraft', beginDraftSchema, r)),
     writeDraft: (r) => engine().writeDraft(validate('appendToDraft', writeDraftSchema, r) as WriteDraft),
     readDrafts: (r) => engine().readDrafts(validate('listDrafts', sessionKeySchema, r)),
+    readDraftTails: (r) => engine().readDraftTails(validate('watchDrafts', draftTailsSchema, r)),
     claimDraft: (r) => engine().claimDraft(validate('resumeDraft', claimDraftSchema, r)),
     dropDraft: (r) => engine().dropDraft(validate('dropDraft', draftRequestSchema, r)),
   };

@@ -29,7 +29,17 @@ import type { Draft } from '../public/drafts.js';
 import type { SessionKey } from '../public/sessions.js';
 import { contentOf } from './content.js';
 import { draftLock, heldDrafts } from './liveness.js';
-import type { BeginDraft, ClaimDraft, ClaimedDraft, DraftBackend, DraftKeyRequest, WriteDraft } from './protocol.js';
+import type {
+  BeginDraft,
+  ClaimDraft,
+  ClaimedDraft,
+  DraftBackend,
+  DraftKeyRequest,
+  DraftTail,
+  DraftTails,
+  DraftTailsRequest,
+  WriteDraft,
+} from './protocol.js';
 
 const engines = new WeakMap<DatabaseOwner, DraftEngine>();
 
@@ -48,6 +58,14 @@ type DraftTx = Tx<StoreSchema, 'sessions' | 'drafts' | 'draftChunks'>;
 const keyOf = (r: DraftKeyRequest): DraftKey => [r.appName, r.userId, r.sessionId, r.draftId];
 
 function draftOf(head: DraftHeadRecord, chunks: readonly DraftChunkRecord[], interrupted: boolean): Draft {
+  return { ...headOf(head, chunks, interrupted), content: contentOf(chunks.flatMap((c) => c.deltas)) };
+}
+
+function headOf(
+  head: DraftHeadRecord,
+  chunks: readonly DraftChunkRecord[],
+  interrupted: boolean,
+): Omit<Draft, 'content'> {
   const [appName, userId, sessionId, id] = head.k;
   return {
     id,
@@ -58,14 +76,14 @@ function draftOf(head: DraftHeadRecord, chunks: readonly DraftChunkRecord[], int
     ...(head.invocationId === undefined ? {} : { invocationId: head.invocationId }),
     ...(head.branch === undefined ? {} : { branch: head.branch }),
     ...(head.customMetadata === undefined ? {} : { customMetadata: head.customMetadata }),
-    content: contentOf(chunks.flatMap((c) => c.deltas)),
     startedAt: head.startedAt,
     updatedAt: chunks.at(-1)?.at ?? head.startedAt,
     interrupted,
   };
 }
 
-const expired = (draft: Draft, now: number): boolean => draft.interrupted && draft.updatedAt < now - DRAFT_EXPIRY_MS;
+const expired = (draft: Omit<Draft, 'content'>, now: number): boolean =>
+  draft.interrupted && draft.updatedAt < now - DRAFT_EXPIRY_MS;
 
 export class DraftEngine implements DraftBackend {
   constructor(private readonly owner: DatabaseOwner) {}
@@ -141,7 +159,12 @@ export class DraftEngine implements DraftBackend {
         );
       if (head.writer !== r.writer)
         throw new DraftInUseError(`writeDraft: draft ${r.draftId} was taken over by another writer`);
-      tx.objectStore('draftChunks').put({ k: [...keyOf(r), r.seq], at: Date.now(), deltas: r.deltas });
+      tx.objectStore('draftChunks').put({
+        k: [...keyOf(r), r.seq],
+        at: Date.now(),
+        deltas: r.deltas,
+        ...(r.appends === undefined ? {} : { n: r.appends }),
+      });
       await tx.done;
     });
     this.changed(r);
@@ -152,6 +175,47 @@ export class DraftEngine implements DraftBackend {
     const now = Date.now();
     const drafts = await this.owner.transact((db) => readIn(db.transaction(['drafts', 'draftChunks']), r, alive));
     return drafts.filter((d) => !expired(d, now));
+  }
+
+  /**
+   * Reads only the chunks a reader lacks: from the seq it names on (that chunk again, as a writer's
+   * retry may have replaced it), all of them when that chunk is gone or the draft is another begun
+   * under the same id. The session's revision comes from the same transaction, so a reader can
+   * tell a draft finished into an event it has not read yet from one dropped.
+   */
+  async readDraftTails(r: DraftTailsRequest): Promise<DraftTails> {
+    const alive = await this.written();
+    const now = Date.now();
+    const since = new Map(r.since.map((known) => [known.draftId, known]));
+    return this.owner.transact(async (db) => {
+      const tx = db.transaction(['sessions', 'drafts', 'draftChunks']);
+      const [session, heads] = await Promise.all([
+        tx.objectStore('sessions').get([r.appName, r.userId, r.sessionId]),
+        tx.objectStore('drafts').getAll(sessionDrafts(r.appName, r.userId, r.sessionId)),
+      ]);
+      const tails = await Promise.all(
+        heads.map(async (head): Promise<DraftTail> => {
+          const known = since.get(head.k[3]);
+          const from = known && known.startedAt === head.startedAt ? known.seq : 0;
+          let chunks = from > 0 ? await tx.objectStore('draftChunks').getAll(draftChunks(head.k, from)) : [];
+          const whole = from === 0 || chunks[0]?.k[4] !== from;
+          if (whole) chunks = await tx.objectStore('draftChunks').getAll(draftChunks(head.k));
+          const [appName, userId, sessionId, draftId] = head.k;
+          const interrupted = !alive({ appName, userId, sessionId, draftId });
+          const last = chunks.at(-1);
+          return {
+            draft: headOf(head, chunks, interrupted),
+            from: whole ? 0 : from,
+            chunks: chunks.map((c) => ({ seq: c.k[4], deltas: c.deltas })),
+            writer: head.writer,
+            ...(last?.n === undefined ? {} : { appends: last.n }),
+          };
+        }),
+      );
+      // Read from a chunk on, a draft still holds its last chunk: `updatedAt` is right either way.
+      const drafts = tails.filter((t) => !expired(t.draft, now)).sort((a, b) => a.draft.startedAt - b.draft.startedAt);
+      return { revision: session?.revision ?? -1, drafts };
+    });
   }
 
   /** The caller holds the draft's lock (liveness.ts): that is what excludes a live writer and a second claimer. */
@@ -168,8 +232,12 @@ export class DraftEngine implements DraftBackend {
         );
       tx.objectStore('drafts').put({ ...head, writer: r.writer });
       await tx.done;
-      const last = chunks.at(-1)?.k[4] ?? 0;
-      return { draft: draftOf(head, chunks, false), nextSeq: last + 1 };
+      const last = chunks.at(-1);
+      return {
+        draft: draftOf(head, chunks, false),
+        nextSeq: (last?.k[4] ?? 0) + 1,
+        ...(last?.n === undefined ? {} : { appends: last.n }),
+      };
     });
     this.changed(r);
     return claimed;

@@ -9,7 +9,7 @@
 import { StorageError } from '../core/errors.js';
 import { lazy } from '../core/lazy.js';
 import type { DraftsFront } from '../public/drafts.js';
-import type { DraftBackend } from './protocol.js';
+import { DRAFTS_LIVE, type DraftBackend, type DraftsLive } from './protocol.js';
 import type { FinishAppend } from './writer.js';
 
 /** How long after the store is ready the drafts' code is fetched unasked: past the page's start-up. */
@@ -25,7 +25,7 @@ export function draftsFrontOver(
   onClose: (listener: () => void) => void,
   dbName: string | Promise<string>,
   ready: Promise<void>,
-): DraftsFront & { releaseAll(): Promise<void> } {
+): DraftsFront & { releaseAll(): Promise<void>; [DRAFTS_LIVE]: DraftsLive } {
   const front = lazy(async () => {
     try {
       const { BackedDraftsFront } = await import('./writers.js');
@@ -51,5 +51,6 @@ export function draftsFrontOver(
     untilWriterGone: async (request, signal) => (await front()).untilWriterGone(request, signal),
     // Before the store closes: a writer's pending appends are written, its draft let go.
     releaseAll: async () => (await front.started())?.releaseAll(),
+    [DRAFTS_LIVE]: { readTails: (request) => backend.readDraftTails(request), dbName },
   };
 }

@@ -14,3 +14,6 @@ export type {
   FinishDraftOptions,
   ResumeDraftRequest,
 } from '../public/drafts.js';
+export { foldDelta } from './content.js';
+export { type DraftPreview, isPreview, previewChannel } from './preview.js';
+export { DRAFTS_LIVE, type DraftChunk, type DraftsLive, type DraftTail, type DraftTails } from './protocol.js';

@@ -69,6 +69,20 @@ export const writeDraftSchema = built(() =>
     writer: writer(),
     seq: count().check(z.positive('must be at least 1')),
     deltas: deltasSchema(),
+    appends: opt(count()),
+  }),
+);
+
+/** At most this many drafts named in a tail read: a session holds far fewer (`MAX_DRAFTS_PER_SESSION`). */
+const MAX_SINCE = 1000;
+
+export const draftTailsSchema = built(() =>
+  z.object({
+    ...key,
+    // Objects, not tuples: zod's tuple would be shared code in the worker's first chunk.
+    since: z
+      .array(z.object({ draftId: eventIdSchema, seq: count(), startedAt: count() }))
+      .check(z.maxLength(MAX_SINCE)),
   }),
 );
 

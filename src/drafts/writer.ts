@@ -11,6 +11,7 @@ import { InvalidInputError } from '../core/errors.js';
 import type { DraftDelta, DraftWriter, FinishDraftOptions } from '../public/drafts.js';
 import type { AppendEventRequest, Content, Event, Session } from '../public/sessions.js';
 import { foldDelta, joinDeltas } from './content.js';
+import type { PreviewTail } from './preview.js';
 import type { DraftBackend } from './protocol.js';
 
 /** What a writer knows of its draft. */
@@ -45,6 +46,8 @@ export class Writer implements DraftWriter {
     private seq: number,
     content: Content,
     private readonly maxLossMs: number,
+    /** Numbers the appends, and posts what is not stored yet to other tabs (preview.ts). */
+    private readonly preview: PreviewTail,
   ) {
     this.content = { role: content.role ?? 'model', parts: content.parts ?? [] };
   }
@@ -63,6 +66,7 @@ export class Writer implements DraftWriter {
     foldDelta(this.content.parts as NonNullable<Content['parts']>, copy);
     if (this.pending.length === 0) this.firstPendingAt = Date.now();
     this.pending.push(copy);
+    this.preview.appended(copy);
     this.schedule();
   }
 
@@ -93,6 +97,7 @@ export class Writer implements DraftWriter {
   private async writePending(): Promise<void> {
     while (this.pending.length > 0 && !this.ended) {
       const taken = this.pending;
+      const upTo = this.preview.count;
       this.pending = [];
       try {
         const { session, writer } = this.head;
@@ -104,6 +109,7 @@ export class Writer implements DraftWriter {
           writer,
           seq: this.seq,
           deltas: joinDeltas(taken),
+          appends: upTo,
         });
       } catch (error) {
         this.pending = [...taken, ...this.pending];
@@ -112,6 +118,7 @@ export class Writer implements DraftWriter {
       }
       this.seq++;
       this.error = undefined;
+      this.preview.written(upTo);
     }
   }
 
@@ -176,6 +183,7 @@ export class Writer implements DraftWriter {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.pending = [];
+    this.preview.end();
     this.letGo();
   }
 }

@@ -18,6 +18,7 @@ import type {
 } from '../public/drafts.js';
 import type { Event, Session, SessionKey } from '../public/sessions.js';
 import { draftLock, holdDraft, whenDraftFree } from './liveness.js';
+import { PreviewTail, previewChannel } from './preview.js';
 import type { DraftBackend } from './protocol.js';
 import { type FinishAppend, Writer } from './writer.js';
 
@@ -38,6 +39,9 @@ function maxLossOf(value: unknown): number {
 export class BackedDraftsFront implements DraftsFront {
   /** Writers of this store still open: the store's closing lets their drafts go. */
   private readonly open = new Set<Writer>();
+  /** Where this store's writers post their previews: opened by the first writer, closed with the store. */
+  private previews: BroadcastChannel | undefined;
+  private closed = false;
 
   constructor(
     private readonly backend: DraftBackend,
@@ -46,18 +50,39 @@ export class BackedDraftsFront implements DraftsFront {
     private readonly dbName: string | Promise<string>,
   ) {
     onClose(() => {
+      this.closed = true;
       for (const writer of this.open) writer.end();
       this.open.clear();
+      this.previews?.close();
+      this.previews = undefined;
     });
   }
 
-  private writer(
+  /** The preview state of a writer whose draft holds `appends` appends (preview.ts). */
+  private async tail(head: ConstructorParameters<typeof Writer>[2], appends: number): Promise<PreviewTail> {
+    const dbName = await this.dbName;
+    if (!this.previews && !this.closed && typeof BroadcastChannel !== 'undefined') {
+      this.previews = new BroadcastChannel(previewChannel(dbName));
+      // In Node an open channel keeps the process alive; a store's must not.
+      (this.previews as { unref?: () => void }).unref?.();
+    }
+    const { session, id: draftId, writer } = head;
+    const key = { appName: session.appName, userId: session.userId, sessionId: session.id, draftId, writer };
+    return new PreviewTail(
+      appends,
+      this.previews && ((base, deltas) => this.previews?.postMessage({ ...key, base, deltas })),
+    );
+  }
+
+  private async writer(
     head: ConstructorParameters<typeof Writer>[2],
     release: () => void,
     seq: number,
     draft: Pick<Draft, 'content'>,
     maxLossMs: number,
-  ): Writer {
+    appends = 0,
+  ): Promise<Writer> {
+    const preview = await this.tail(head, appends);
     const writer = new Writer(
       this.backend,
       this.finishAppend,
@@ -69,6 +94,7 @@ export class BackedDraftsFront implements DraftsFront {
       seq,
       draft.content,
       maxLossMs,
+      preview,
     );
     this.open.add(writer);
     return writer;
@@ -118,7 +144,7 @@ export class BackedDraftsFront implements DraftsFront {
       release();
       throw error;
     }
-    const { draft, nextSeq } = claimed;
+    const { draft, nextSeq, appends } = claimed;
     const head = {
       id: draftId,
       session,
@@ -127,7 +153,7 @@ export class BackedDraftsFront implements DraftsFront {
       branch: draft.branch,
       writer,
     };
-    return this.writer(head, release, nextSeq, draft, maxLossMs);
+    return this.writer(head, release, nextSeq, draft, maxLossMs, appends);
   }
 
   async keep(request: { session: Session; draftId: string }): Promise<Event> {

@@ -12,6 +12,7 @@
  * ```
  */
 
+import { InvalidInputError } from '../core/errors.js';
 import type { Draft } from '../public/drafts.js';
 import type { SessionKey } from '../public/sessions.js';
 import type {
@@ -25,9 +26,11 @@ import type {
 import { type LiveDraftStore, LiveDrafts } from './drafts.js';
 import { liveAppState, liveSessions, liveUserState } from './listing.js';
 import { LiveSession } from './session.js';
+import { LiveSessionDrafts, type SessionWithDrafts } from './session-drafts.js';
 import type { LiveOptions, LiveQuery, LiveStore } from './types.js';
 
 export type { LiveDraftStore } from './drafts.js';
+export type { SessionWithDrafts } from './session-drafts.js';
 export type {
   LiveObservable,
   LiveObserver,
@@ -38,14 +41,45 @@ export type {
   LiveUnsubscribe,
 } from './types.js';
 
+/** `watchSession`'s options: the live options, and whether the session's drafts come with it. */
+export interface WatchSessionOptions extends LiveOptions {
+  /**
+   * Delivers the session's drafts beside its events (`SessionWithDrafts`), in one query: a draft
+   * grows as its reply streams, turns `interrupted` when its writer dies, and a finished one leaves
+   * in the same value its event arrives in. The store needs `drafts` (any from `openSessionStore`).
+   */
+  drafts?: boolean;
+}
+
+/**
+ * One session (`undefined` while it does not exist), with `config`'s event filters kept as it
+ * grows, and its drafts beside its events (`SessionWithDrafts`): a finished draft leaves in the
+ * value its event arrives in. Throws `InvalidInputError` for a store without `drafts`.
+ */
+export function watchSession(
+  store: LiveStore & LiveDraftStore,
+  request: GetSessionRequest,
+  options: WatchSessionOptions & { drafts: true },
+): LiveQuery<SessionWithDrafts | undefined>;
 /** One session (`undefined` while it does not exist), with `config`'s event filters kept as it grows. */
 export function watchSession(
   store: LiveStore,
   request: GetSessionRequest,
-  options?: LiveOptions,
-): LiveQuery<Session | undefined> {
+  options?: WatchSessionOptions & { drafts?: false },
+): LiveQuery<Session | undefined>;
+export function watchSession(
+  store: LiveStore,
+  request: GetSessionRequest,
+  options?: WatchSessionOptions,
+): LiveQuery<Session | undefined> | LiveQuery<SessionWithDrafts | undefined> {
   const { config, ...key } = request;
-  return new LiveSession(store, { ...key, ...(config ? { config: { ...config } } : {}) }, options);
+  const copied = { ...key, ...(config ? { config: { ...config } } : {}) };
+  const { drafts, ...live } = options ?? {};
+  if (!drafts) return new LiveSession(store, copied, live);
+  if (!(store as Partial<LiveDraftStore>).drafts) {
+    throw new InvalidInputError('watchSession: drafts: the store has no `drafts`: use a store from openSessionStore');
+  }
+  return new LiveSessionDrafts(store as LiveStore & LiveDraftStore, copied, live);
 }
 
 /** One page of `listSessions`, as asked (`limit`, `offset` or `page`, `order`). */

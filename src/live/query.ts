@@ -84,9 +84,12 @@ export abstract class LiveQueryBase<T, S extends LiveFeed = LiveStore> implement
   /** Forgets what was noted: the next refresh reads everything. Called on start and after a failed read. */
   protected abstract reset(): void;
 
-  /** Asks for a read, as a change `accept`ed does: for what changes without a notice (a writer's death). */
-  protected poke(): void {
-    if (this.stopFeed) this.schedule(this.coalesceMs);
+  /**
+   * Asks for a read, as a change `accept`ed does: for what changes without a notice (a writer's
+   * death, a draft's preview), after `delayMs` (default the query's `coalesceMs`).
+   */
+  protected poke(delayMs = this.coalesceMs): void {
+    if (this.stopFeed) this.schedule(delayMs);
   }
 
   /** Called when the query stops (its last subscriber left, or the store closed): release what `refresh` started. */

@@ -19,7 +19,8 @@ import type { LiveOptions, LiveStore } from './types.js';
 /** A narrow read that finds newer events than it expected tries again this many times, then reads everything. */
 const NARROW_ATTEMPTS = 3;
 
-export class LiveSession extends LiveQueryBase<Session | undefined> {
+/** What a live session holds, and how it reads it again: the logic of `LiveSession`, shared with `LiveSessionDrafts`. */
+export class SessionReader {
   private full = true;
   /** Ids of stored events not yet laid over the held session, in commit order. */
   private pending: string[] = [];
@@ -27,21 +28,22 @@ export class LiveSession extends LiveQueryBase<Session | undefined> {
   private userDirty = false;
 
   constructor(
-    store: LiveStore,
+    private readonly store: LiveStore,
     private readonly request: GetSessionRequest,
-    options?: LiveOptions,
-  ) {
-    // App-wide: another session's append may write `app:` (any user) or `user:` (same user) keys.
-    super(store, { appName: request.appName }, options);
-  }
+  ) {}
 
-  protected reset(): void {
+  reset(): void {
     this.full = true;
     this.pending = [];
     this.appDirty = this.userDirty = false;
   }
 
-  protected accept(change: StoreChange): boolean {
+  /** The next refresh reads the whole session: it changed without a notice heard yet. */
+  force(): void {
+    this.full = true;
+  }
+
+  accept(change: StoreChange): boolean {
     const { userId, sessionId } = this.request;
     // A draft's write leaves the session as it was (watchDrafts follows drafts).
     if (change.type === 'drafted') return false;
@@ -57,7 +59,7 @@ export class LiveSession extends LiveQueryBase<Session | undefined> {
     return scopes.app || user;
   }
 
-  protected async refresh(held: Session | undefined): Promise<Session | undefined | typeof UNCHANGED> {
+  async refresh(held: Session | undefined): Promise<Session | undefined | typeof UNCHANGED> {
     if (this.full || held === undefined) return this.readAll(held);
     if (this.pending.length > 0) return this.readTail(held);
     if (this.appDirty || this.userDirty) return this.readScopes(held);
@@ -131,6 +133,28 @@ export class LiveSession extends LiveQueryBase<Session | undefined> {
     let kept = afterTimestamp === undefined ? events : events.filter((e) => e.timestamp >= afterTimestamp);
     if (numRecentEvents !== undefined) kept = numRecentEvents === 0 ? [] : kept.slice(-numRecentEvents);
     return kept;
+  }
+}
+
+export class LiveSession extends LiveQueryBase<Session | undefined> {
+  private readonly reader: SessionReader;
+
+  constructor(store: LiveStore, request: GetSessionRequest, options?: LiveOptions) {
+    // App-wide: another session's append may write `app:` (any user) or `user:` (same user) keys.
+    super(store, { appName: request.appName }, options);
+    this.reader = new SessionReader(store, request);
+  }
+
+  protected reset(): void {
+    this.reader.reset();
+  }
+
+  protected accept(change: StoreChange): boolean {
+    return this.reader.accept(change);
+  }
+
+  protected refresh(held: Session | undefined): Promise<Session | undefined | typeof UNCHANGED> {
+    return this.reader.refresh(held);
   }
 }
 

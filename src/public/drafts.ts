@@ -49,6 +49,12 @@ export interface Draft {
    * (`drafts.resume`) or drop it (`drafts.drop`).
    */
   interrupted: boolean;
+  /**
+   * Set by live queries (`watchDrafts`, `watchSession` with `drafts: true`) when `content` holds
+   * text its writer, in another tab or this one, has appended and not stored yet. Such text is
+   * not durable: if the writer dies before storing it, the draft shows what was stored, without it.
+   */
+  previewed?: true;
 }
 
 /** `drafts.begin`: a draft for the reply about to stream into `session`. */

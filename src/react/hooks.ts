@@ -13,6 +13,8 @@ import {
   type LiveOptions,
   type LiveQuery,
   type LiveSnapshot,
+  type SessionWithDrafts,
+  type WatchSessionOptions,
   watchAppState,
   watchDrafts,
   watchSession,
@@ -101,12 +103,37 @@ function useLive<R, T>(watch: Watch<R, T>, request: R, options: LiveOptions | un
   return useSyncExternalStore(shared.subscribe, getSnapshot, getSnapshot);
 }
 
+const withDrafts = (kind: string): LiveDraftStore['drafts'] => {
+  throw new TypeError(`${kind}: the provided store has no \`drafts\`: provide a store from openSessionStore`);
+};
+
+const watchSessionDrafts: Watch<GetSessionRequest, SessionWithDrafts | undefined> = (store, request, options) => {
+  if (!(store as Partial<LiveDraftStore>).drafts) withDrafts('useSession');
+  return watchSession(store as ReactStore & LiveDraftStore, request, { ...options, drafts: true });
+};
+
+/**
+ * A session with its drafts beside its events (see `watchSession` with `drafts: true`), kept
+ * current: a finished draft leaves in the render its event arrives in.
+ */
+export function useSession(
+  request: GetSessionRequest,
+  options: WatchSessionOptions & { drafts: true },
+): LiveSnapshot<SessionWithDrafts | undefined>;
 /**
  * A session, kept current: `value` is `undefined` while loading and when it does not exist (`status`
  * tells which), frozen otherwise; `status` is `'closed'` for good once the store is.
  */
-export function useSession(request: GetSessionRequest, options?: LiveOptions): LiveSnapshot<Session | undefined> {
-  return useLive(watchSession, request, options);
+export function useSession(
+  request: GetSessionRequest,
+  options?: WatchSessionOptions & { drafts?: false },
+): LiveSnapshot<Session | undefined>;
+export function useSession(
+  request: GetSessionRequest,
+  options?: WatchSessionOptions,
+): LiveSnapshot<Session | undefined> | LiveSnapshot<SessionWithDrafts | undefined> {
+  const { drafts, ...live } = options ?? {};
+  return useLive<GetSessionRequest, Session | undefined>(drafts ? watchSessionDrafts : watchSession, request, live);
 }
 
 /** A page of `listSessions`, kept current. */
@@ -125,9 +152,7 @@ export function useAppState(request: AppStateRequest, options?: LiveOptions): Li
 }
 
 const watchStoredDrafts: Watch<SessionKey, Draft[]> = (store, request, options) => {
-  if (!(store as Partial<LiveDraftStore>).drafts) {
-    throw new TypeError('useDrafts: the provided store has no `drafts`: provide a store from openSessionStore');
-  }
+  if (!(store as Partial<LiveDraftStore>).drafts) withDrafts('useDrafts');
   return watchDrafts(store as ReactStore & LiveDraftStore, request, options);
 };
 

@@ -151,6 +151,35 @@ describe('React hooks', () => {
     await expect.poll(() => container.textContent).toBe(' (1 events)');
   });
 
+  it("useSession with drafts: another tab's reply beside the events, each render showing it once: as a draft or as its event", async () => {
+    const { reader, writer } = tabs();
+    const session = await writer.createSession(key);
+    const rendered: string[] = [];
+    function Chat(): ReactNode {
+      const { value } = useSession(key, { drafts: true });
+      const line = (parts: { text?: string }[] | undefined) => parts?.map((p) => p.text).join('') ?? '';
+      const shown = value
+        ? [
+            ...value.events.map((e) => `event:${line(e.content?.parts)}`),
+            ...value.drafts.map((d) => `draft:${line(d.content.parts)}`),
+          ].join('|')
+        : '…';
+      rendered.push(shown);
+      return shown;
+    }
+    const { container } = mount(reader, createElement(Chat));
+    await expect.poll(() => container.textContent).toBe('');
+    const draft = await writer.drafts.begin({ session });
+    draft.append({ text: 'Hello' });
+    await expect.poll(() => container.textContent).toBe('draft:Hello');
+    draft.append({ text: ', Ada' });
+    await expect.poll(() => container.textContent).toBe('draft:Hello, Ada');
+    await draft.finish();
+    await expect.poll(() => container.textContent).toBe('event:Hello, Ada');
+    const from = rendered.findIndex((r) => r.startsWith('draft:'));
+    for (const shown of rendered.slice(from)) expect(shown.split('|')).toHaveLength(1);
+  });
+
   it('useAppendEvent: when another tab moved the session on, re-reads, rebuilds from the fresh state, retries', async () => {
     const { reader, writer } = tabs();
     const shared = await writer.createSession({ ...key, state: { count: 0 } });

@@ -18,6 +18,7 @@ import type {
   Session,
   SessionStore,
   SessionStoreClient,
+  SessionWithDrafts,
   StoreClosedError,
   watchSession,
 } from '../../src/index.js';
@@ -31,7 +32,13 @@ describe('live queries and hooks', () => {
   });
 
   it('give snapshots whose value is known once ready', () => {
-    expectTypeOf(useSession).returns.toEqualTypeOf<LiveSnapshot<Session | undefined>>();
+    const request = { appName: 'a', userId: 'u', sessionId: 's' };
+    expectTypeOf(useSession(request)).toEqualTypeOf<LiveSnapshot<Session | undefined>>();
+    expectTypeOf(useSession(request, { drafts: true })).toEqualTypeOf<LiveSnapshot<SessionWithDrafts | undefined>>();
+    const watch = {} as typeof watchSession;
+    expectTypeOf(watch({} as SessionStore, request, { drafts: true }).getSnapshot()).toEqualTypeOf<
+      LiveSnapshot<SessionWithDrafts | undefined>
+    >();
     const snapshot = {} as ReturnType<ReturnType<typeof watchSession>['getSnapshot']>;
     if (snapshot.status === 'ready') expectTypeOf(snapshot.value).toEqualTypeOf<Session | undefined>();
     if (snapshot.status === 'loading') expectTypeOf(snapshot.value).toEqualTypeOf<undefined>();

@@ -34,6 +34,8 @@ export interface DraftChunkRecord {
   /** When it was written (epoch ms). */
   at: number;
   deltas: DraftDeltaRecord[];
+  /** How many appends the draft holds through this chunk, counted by its writer (absent before previews). */
+  n?: number;
 }
 
 /** A transaction holding the drafts' stores (named structurally: ./index.ts names these records). */
