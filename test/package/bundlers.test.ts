@@ -208,8 +208,11 @@ describe('the page bundle (vite build)', () => {
     // to 57,500 B for erase and what it removes beside the events (memory entries, saved search shards;
     // 57,096 B, its three chunks 1.9 KB), and to 58,500 B for erasures over sync (sending this
     // device's, applying the server's, the guard for a push answered late: 57,108 -> 58,332 B), and to
-    // 61,000 B for drafts (their engine, request checks and hooks: 58,289 -> 60,369 B).
-    expect(iife.startup).toBeLessThan(61_000);
+    // 61,000 B for drafts (their engine, request checks and hooks: 58,289 -> 60,369 B), and to
+    // 61,500 B for erase keeping the state writes still in effect, with erasures batched to the
+    // server's body cap (+0.4 KB), and drafts' previews to other tabs and tail reads (+0.35 KB):
+    // 60,369 -> 61,129 B.
+    expect(iife.startup).toBeLessThan(61_500);
   });
 
   it('ships in dist/worker/ only the worker and the chunks it loads', () => {
