@@ -7,22 +7,13 @@
  * text stored or shown twice and one finished event.
  */
 import { type ChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, expect, it } from 'vitest';
 import { persistChat, replyDraftOf } from '../../src/ai-sdk/index.js';
-import { IndexedDbSessionService, type StoreChange } from '../../src/index.js';
+import type { StoreChange } from '../../src/index.js';
+import { closeStores, key, storeOn } from '../ai-sdk/stores.js';
 
-const key = { appName: 'chat', userId: 'ada', sessionId: 'c1' };
-const opened: IndexedDbSessionService[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((s) => s.close()));
-});
-
-function storeOn(indexedDB: IDBFactory): IndexedDbSessionService {
-  const store = new IndexedDbSessionService({ indexedDB, IDBKeyRange, dbName: 'chat' });
-  opened.push(store);
-  return store;
-}
+afterEach(closeStores);
 
 const reply: UIMessageChunk[] = [
   { type: 'start', messageId: 'a1' },

@@ -18,22 +18,14 @@ import {
   messageToEvent,
   persistChat,
 } from '../../src/ai-sdk/index.js';
-import { IndexedDbSessionService, InvalidInputError, type Session, withoutRewound } from '../../src/index.js';
+import { InvalidInputError, type Session, withoutRewound } from '../../src/index.js';
 import { uiMessage } from '../ai-sdk/arbitraries.js';
+import { closeStores, key, storeOn } from '../ai-sdk/stores.js';
 
-const key = { appName: 'chat', userId: 'ada', sessionId: 'c1' };
 /** A 1x1 PNG, as base64. */
 const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 let n = 0;
-const open: IndexedDbSessionService[] = [];
-afterEach(async () => {
-  for (const store of open.splice(0)) await store.close();
-});
-function storeOn(indexedDB: IDBFactory, dbName: string): IndexedDbSessionService {
-  const store = new IndexedDbSessionService({ dbName, indexedDB });
-  open.push(store);
-  return store;
-}
+afterEach(closeStores);
 
 const every: UIMessage = {
   id: 'm1',
