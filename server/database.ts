@@ -121,7 +121,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
  * and assigned under the user's lock (coordination.ts), so a cursor never skips a
  * row committed late. `pos` is the event's position in its session (0 for a
  * creation); `data` is the event or initial state as JSON, so a pull reads
- * this table alone.
+ * this table alone. Also an index of ADK's `events` that ADK lacks (ADK minds nothing added).
  */
 const CHANGE_LOG = [
   `CREATE TABLE IF NOT EXISTS sync_changes (
@@ -137,6 +137,9 @@ const CHANGE_LOG = [
     PRIMARY KEY (app_name, user_id, seq)
   )`,
   'CREATE INDEX IF NOT EXISTS sync_changes_session ON sync_changes (app_name, user_id, session_id, seq)',
+  // ADK's events key starts with the event id, so reads by user and session (ADK's own, and the
+  // server's comparison of the log with ADK's tables every few seconds) would scan the table.
+  'CREATE INDEX IF NOT EXISTS sync_events_session ON events (app_name, user_id, session_id)',
 ];
 
 /**
