@@ -67,6 +67,12 @@ export function watchSession(
   request: GetSessionRequest,
   options?: WatchSessionOptions & { drafts?: false },
 ): LiveQuery<Session | undefined>;
+/** One session, with its drafts when `options.drafts` is true at run time (see the overloads above). */
+export function watchSession(
+  store: LiveStore,
+  request: GetSessionRequest,
+  options?: WatchSessionOptions,
+): LiveQuery<Session | SessionWithDrafts | undefined>;
 export function watchSession(
   store: LiveStore,
   request: GetSessionRequest,

@@ -128,6 +128,11 @@ export function useSession(
   request: GetSessionRequest,
   options?: WatchSessionOptions & { drafts?: false },
 ): LiveSnapshot<Session | undefined>;
+/** A session, with its drafts when `options.drafts` is true at run time (see the overloads above). */
+export function useSession(
+  request: GetSessionRequest,
+  options?: WatchSessionOptions,
+): LiveSnapshot<Session | SessionWithDrafts | undefined>;
 export function useSession(
   request: GetSessionRequest,
   options?: WatchSessionOptions,

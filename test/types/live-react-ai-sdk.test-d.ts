@@ -39,7 +39,13 @@ describe('live queries and hooks', () => {
     expectTypeOf(watch({} as SessionStore, request, { drafts: true }).getSnapshot()).toEqualTypeOf<
       LiveSnapshot<SessionWithDrafts | undefined>
     >();
-    const snapshot = {} as ReturnType<ReturnType<typeof watchSession>['getSnapshot']>;
+    // A flag known only at run time: either shape.
+    const flag = { drafts: request.sessionId.length > 1 };
+    expectTypeOf(useSession(request, flag)).toEqualTypeOf<LiveSnapshot<Session | SessionWithDrafts | undefined>>();
+    expectTypeOf(watch({} as SessionStore, request, flag).getSnapshot()).toEqualTypeOf<
+      LiveSnapshot<Session | SessionWithDrafts | undefined>
+    >();
+    const snapshot = watch({} as SessionStore, request).getSnapshot();
     if (snapshot.status === 'ready') expectTypeOf(snapshot.value).toEqualTypeOf<Session | undefined>();
     if (snapshot.status === 'loading') expectTypeOf(snapshot.value).toEqualTypeOf<undefined>();
     if (snapshot.status === 'closed') expectTypeOf(snapshot.error).toEqualTypeOf<StoreClosedError>();
