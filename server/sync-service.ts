@@ -18,10 +18,13 @@ import { withoutTemp } from '../src/core/state.js';
 import { erasedForm, inEffect, isErased } from '../src/sessions/erased.js';
 import type { Change, Erasure, Placed, Positioned } from '../src/sync/wire.js';
 import type { Event } from '../src/types.js';
+import { discover, RECHECK_MS } from './catch-up.js';
 import type { Coordinator, Section, Writer } from './coordination.js';
 import type { Database } from './database.js';
 import { lockKey } from './locks.js';
 import { ChangeLog, type NewRow, type UserKey } from './log.js';
+import { noticeOf, parseNotice } from './notices.js';
+import { stamp } from './stamp.js';
 export type PushResult =
   | { status: 'accepted'; head: number; placed: Placed[] }
   | { status: 'conflict'; head: number; events: Positioned[] }
@@ -37,12 +40,6 @@ export interface PullResult {
 }
 
 type Poke = (cursor: number) => void;
-
-/**
- * How often, at most, a user's log is compared with ADK's tables for writes made around the server:
- * two indexed reads per user, on a pull or for an open change stream.
- */
-export const RECHECK_MS = 5_000;
 
 export class SyncService {
   readonly sessions: DatabaseSessionService;
@@ -224,7 +221,7 @@ export class SyncService {
           result = { error };
         }
         await this.underUser(user, section, done, async () => {
-          const rows = await this.discover(user, new ChangeLog(section.sql), sessionId, true, startedAt);
+          const rows = await discover(this.sessions, user, new ChangeLog(section.sql), sessionId, true, startedAt);
           if (rows.length > 0) await section.atomic((w) => this.record(user, w, rows, done));
         });
         return result;
@@ -337,52 +334,15 @@ export class SyncService {
       if (!live.has(s.id)) {
         rows.push({ kind: 'created', sessionId: s.id, pos: 0, eventId: null, ts: s.lastUpdateTime, data: s.state });
       }
-      rows.push(...(await this.discover(user, log, s.id, live.has(s.id))));
+      rows.push(...(await discover(this.sessions, user, log, s.id, live.has(s.id))));
     }
     if (rows.length > 0) await section.atomic((w) => this.record(user, w, rows, done));
-  }
-
-  /**
-   * Rows for the events ADK holds past the log's head of the session (all of
-   * them for a session new to the log). ADK's `afterTimestamp` is strict and
-   * writers share milliseconds, so it reads from below the head (and below
-   * `since`, when the writer started) and drops what the log already holds by id.
-   */
-  private async discover(
-    user: UserKey,
-    log: ChangeLog,
-    sessionId: string,
-    logged = true,
-    since = Infinity,
-  ): Promise<NewRow[]> {
-    const head = logged ? await log.head(user, sessionId) : undefined;
-    const session = await this.sessions.getSession({
-      ...user,
-      sessionId,
-      ...(head ? { config: { afterTimestamp: Math.min(head.ts, since) - 1 } } : {}),
-    });
-    if (!session) return [];
-    const known = head
-      ? await log.placed(
-          user,
-          sessionId,
-          head,
-          session.events.map((e) => e.id),
-        )
-      : new Map();
-    let pos = head?.pos ?? 0;
-    return session.events
-      .filter((e) => !known.has(e.id) && !e.partial)
-      .map((e) => {
-        pos += 1;
-        return { kind: 'event', sessionId, pos, eventId: e.id, ts: e.timestamp, data: e } satisfies NewRow;
-      });
   }
 
   /** Logs `rows` in `w`'s commit and announces it to every process; `done` keeps the cursor for this one's pokes. */
   private async record(user: UserKey, w: Writer, rows: NewRow[], done: { cursor: number }): Promise<void> {
     const cursor = await new ChangeLog(w.sql).append(user, rows);
-    await w.notify(JSON.stringify([user.appName, user.userId, cursor]));
+    await w.notify(noticeOf(user, cursor));
     done.cursor = cursor;
   }
 
@@ -397,33 +357,6 @@ export class SyncService {
       const user = { appName, userId };
       this.poke(user, await this.reads.cursor(user).catch(() => 0));
     }
-  }
-}
-
-/** ADK's rows and the log's for `events` past `head`, each stamped strictly after its predecessor. */
-function stamp(sessionId: string, head: { pos: number; ts: number }, events: Event[]) {
-  let ts = head.ts;
-  let pos = head.pos;
-  const rows: NewRow[] = [];
-  const forAdk: AdkEvent[] = [];
-  for (const event of events) {
-    ts = Math.max(Date.now(), ts + 1);
-    pos += 1;
-    const stamped = { ...event, timestamp: ts };
-    // ADK's events table needs an invocation id; the devices keep the event as they sent it.
-    forAdk.push({ ...stamped, invocationId: stamped.invocationId ?? '' } as unknown as AdkEvent);
-    rows.push({ kind: 'event', sessionId, pos, eventId: event.id, ts, data: stamped });
-  }
-  return { rows, forAdk };
-}
-
-function parseNotice(payload: string): { user: UserKey; cursor: number } | undefined {
-  try {
-    const [appName, userId, cursor] = JSON.parse(payload) as unknown[];
-    if (typeof appName !== 'string' || typeof userId !== 'string' || typeof cursor !== 'number') return undefined;
-    return { user: { appName, userId }, cursor };
-  } catch {
-    return undefined;
   }
 }
 

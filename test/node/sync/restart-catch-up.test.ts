@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { createEvent, DatabaseSessionService, type Session } from '@google/adk';
 import { LibSqlDriver } from '@mikro-orm/libsql';
 import { afterAll, expect, it, vi } from 'vitest';
+import { RECHECK_MS } from '../../../server/catch-up.js';
 import { type RunningSyncServer, startSyncServer } from '../../../server/index.js';
-import { RECHECK_MS } from '../../../server/sync-service.js';
 import { type Device, device, say, textsOf } from '../../sync/devices.js';
 
 vi.setConfig({ testTimeout: 60_000 });
