@@ -32,7 +32,8 @@ export function postgresBin(): string | undefined {
 export const POSTGRES_MISSING =
   'Postgres is not installed (no /usr/lib/postgresql/*/bin/pg_ctl): the sync server suite did NOT run against Postgres. Install it with `apt-get install -y postgresql` (.ci/run does).';
 
-function freePort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 now (the caller listens on it next). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.listen(0, '127.0.0.1', () => {

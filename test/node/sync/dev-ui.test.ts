@@ -11,32 +11,20 @@
  * Without Postgres this file fails on purpose, as postgres.test.ts does.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { type Browser, chromium, type Page } from 'playwright';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { RECHECK_MS } from '../../../server/catch-up.js';
 import { type RunningSyncServer, startSyncServer } from '../../../server/index.js';
-import { RECHECK_MS } from '../../../server/sync-service.js';
 import { chromiumArgs, chromiumPath } from '../../../vite.config.js';
 import { REPLY } from '../../fixtures/adk-web/chat.js';
 import { type Device, device, say, textsOf } from '../../sync/devices.js';
-import { POSTGRES_MISSING, type Postgres, postgresBin, startPostgres } from '../../sync/postgres.js';
+import { freePort, POSTGRES_MISSING, type Postgres, postgresBin, startPostgres } from '../../sync/postgres.js';
 
 // adk web loads its agent and ADK's ORM before it answers; a loaded 2-core machine takes tens of seconds.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 180_000 });
 
 const ALICE = { appName: 'chat', userId: 'alice' };
 const authenticate = (token: string) => (token === 'alice-token' ? ALICE : undefined);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 interface AdkWeb {
   url: string;
