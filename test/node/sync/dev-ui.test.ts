@@ -96,7 +96,7 @@ if (!bin) {
   let server: RunningSyncServer | undefined;
   let adkWeb: AdkWeb | undefined;
   let browser: Browser | undefined;
-  let page: Page;
+  let page: Page | undefined;
   let a: Device;
   let b: Device;
 
@@ -121,12 +121,6 @@ if (!bin) {
       startAdkWeb(postgres.url),
       chromium.launch({ executablePath: chromiumPath, args: chromiumArgs }),
     ]);
-    page = await browser.newPage();
-    // The UI asks Google's servers for its fonts: no network here, and none needed.
-    const local = new URL(adkWeb.url).host;
-    await page.route('**/*', (route) =>
-      new URL(route.request().url()).host === local ? route.continue() : route.abort(),
-    );
   });
 
   afterAll(async () => {
@@ -138,13 +132,25 @@ if (!bin) {
     postgres?.stop();
   });
 
-  const open = async (sessionId: string) => {
-    await page.goto(`${adkWeb?.url}/dev-ui/?app=chat&userId=alice&session=${sessionId}`);
-    await expect.poll(() => shownTexts(page), { timeout: 30_000 }).not.toEqual([]);
+  // Each open gets a page of its own: the UI navigates by itself after some actions (a deleted
+  // session), and such a navigation would interrupt the next goto on a shared page.
+  const open = async (sessionId: string): Promise<Page> => {
+    if (!browser || !adkWeb) throw new Error('the browser or the dev UI did not start');
+    await page?.close();
+    const fresh = await browser.newPage();
+    page = fresh;
+    // The UI asks Google's servers for its fonts: no network here, and none needed.
+    const local = new URL(adkWeb.url).host;
+    await fresh.route('**/*', (route) =>
+      new URL(route.request().url()).host === local ? route.continue() : route.abort(),
+    );
+    await fresh.goto(`${adkWeb.url}/dev-ui/?app=chat&userId=alice&session=${sessionId}`);
+    await expect.poll(() => shownTexts(fresh), { timeout: 30_000 }).not.toEqual([]);
+    return fresh;
   };
 
   it('opens a session two devices synced, with their events in order and its state', async () => {
-    await open('trip');
+    const page = await open('trip');
     expect(await shownTexts(page)).toEqual(['from device A', 'from device B']);
     await page.getByRole('tab', { name: 'State' }).click();
     const state = page.getByRole('tabpanel', { name: 'State' });
@@ -157,7 +163,7 @@ if (!bin) {
       sessions: { id: string }[];
     };
     expect(listed.sessions.map((s) => s.id).sort()).toEqual(['notes', 'trip']);
-    await open('trip');
+    const page = await open('trip');
     await page.getByRole('button', { name: 'trip', exact: true }).click();
     await page.getByText("No sessions found for user 'alice'").waitFor();
     await page.keyboard.press('Escape');
@@ -165,12 +171,12 @@ if (!bin) {
 
   it('its writes (a message its agent answers, a deleted session) reach the devices on their next rounds, the server running on', async () => {
     // A message the fixture's agent answers with a state write, in the synced session.
-    await open('trip');
+    let page = await open('trip');
     await page.getByRole('textbox', { name: 'Type a message...' }).fill('from the dev UI');
     await page.keyboard.press('Enter');
     await page.getByText(REPLY).waitFor();
     // The other session, deleted through the UI's session selector.
-    await open('notes');
+    page = await open('notes');
     await page.getByRole('button', { name: 'notes', exact: true }).click();
     await page.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog', { name: 'Confirm delete' }).getByRole('button', { name: 'Delete' }).click();
@@ -193,7 +199,7 @@ if (!bin) {
       expect(await d.store.getSession({ ...ALICE, sessionId: 'notes' })).toBeUndefined();
     }
     // The UI shows the session as the devices hold it.
-    await open('trip');
+    page = await open('trip');
     expect(await shownTexts(page)).toEqual(['from device A', 'from device B', 'from the dev UI', REPLY]);
   });
 }
