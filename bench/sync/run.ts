@@ -163,6 +163,8 @@ interface LoadRow {
   p95?: number;
   p99?: number;
   cpuPer1000?: number;
+  /** This process's CPU per 1,000 events: the devices (and the balancer, for a cluster). */
+  devicesCpuPer1000?: number;
 }
 const rows: LoadRow[] = [];
 
@@ -174,6 +176,7 @@ async function load(server: ServerProcess, label: string) {
     devices.map((d, i) => d.store.createSession({ appName: appOf(i), userId: 'model', sessionId: `dev-${i}` })),
   );
   const cpu = server.cpuMs();
+  const own = process.cpuUsage();
   let loaded = false;
   // As device 0's user, whose lock the load's pushes queue on (all of them, when one user has every device).
   const pings = sampleLatency(server.url, appOf(0), { done: () => loaded });
@@ -192,6 +195,7 @@ async function load(server: ServerProcess, label: string) {
   }
   const ms = performance.now() - started;
   const serverCpu = server.cpuMs() - cpu;
+  const { user, system } = process.cpuUsage(own);
   loaded = true;
   const at = quantiles(await pings);
   // Every device ends with every device's session.
@@ -210,10 +214,11 @@ async function load(server: ServerProcess, label: string) {
     p95: at(0.95),
     p99: at(0.99),
     cpuPer1000: Math.round((serverCpu / events) * 1000),
+    devicesCpuPer1000: Math.round(((user + system) / 1000 / events) * 1000),
   };
   rows.push(row);
   console.log(
-    `${label} load ${DEVICES} devices${spread ? ' (a user each)' : ''} x ${ROUNDS} rounds (5 events + a sync each): ${(ms / 1000).toFixed(2)} s, ${row.eventsPerSecond} events/s pushed and pulled by all, server CPU ${serverCpu / 1000} s (${row.cpuPer1000} ms per 1,000 events); other-device latency meanwhile p50 ${row.p50} / p95 ${row.p95} / p99 ${row.p99} ms`,
+    `${label} load ${DEVICES} devices${spread ? ' (a user each)' : ''} x ${ROUNDS} rounds (5 events + a sync each): ${(ms / 1000).toFixed(2)} s, ${row.eventsPerSecond} events/s pushed and pulled by all, server CPU ${serverCpu / 1000} s (${row.cpuPer1000} ms per 1,000 events), devices' ${row.devicesCpuPer1000} ms per 1,000; other-device latency meanwhile p50 ${row.p50} / p95 ${row.p95} / p99 ${row.p99} ms`,
   );
   for (const d of devices) await d.store.close();
 }
@@ -278,13 +283,15 @@ if (storage === 'postgres' || storage === 'both') {
 if (rows.length > 0) {
   const limit = rows.find((r) => r.label.startsWith('raw'))?.eventsPerSecond;
   console.log(
-    `\n| load (${DEVICES} devices${spread ? ', a user each' : ', one user'}, ${ROUNDS} rounds) | events/s | of raw SQL | latency p50 / p95 / p99 (ms) | server CPU per 1,000 events (ms) |`,
+    `\n| load (${DEVICES} devices${spread ? ', a user each' : ', one user'}, ${ROUNDS} rounds) | events/s | of raw SQL | latency p50 / p95 / p99 (ms) | server CPU per 1,000 events (ms) | devices' CPU per 1,000 events (ms) |`,
   );
-  console.log('|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|');
   for (const r of rows) {
     const share = limit ? `${Math.round((r.eventsPerSecond / limit) * 100)}%` : '';
     const lat = r.p50 === undefined ? '' : `${r.p50} / ${r.p95} / ${r.p99}`;
-    console.log(`| ${r.label} | ${r.eventsPerSecond} | ${share} | ${lat} | ${r.cpuPer1000 ?? ''} |`);
+    console.log(
+      `| ${r.label} | ${r.eventsPerSecond} | ${share} | ${lat} | ${r.cpuPer1000 ?? ''} | ${r.devicesCpuPer1000 ?? ''} |`,
+    );
   }
 }
 process.exit(0);

@@ -40,7 +40,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
   const launch = (port: number) =>
     new Promise<string>((resolve, reject) => {
       // node itself, not the tsx wrapper: a killed wrapper would leave its child holding the port.
-      child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      // SYNC_SERVER_CPU_PROF=<dir>: each server process writes a V8 CPU profile there when it stops.
+      const profile = process.env.SYNC_SERVER_CPU_PROF;
+      const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+      child = spawn(process.execPath, [...flags, '--import', 'tsx', 'server/main.ts'], {
         env: { ...process.env, ...base, PORT: String(port) },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
