@@ -15,8 +15,10 @@
  *   345-486. Advisory locks anyway: a session's lock must be held through a whole agent turn
  *   (`runExclusive`) while ADK's own `appendEvent` in that turn updates the session's row, which a
  *   row lock on it would block for ever; a session being created has no row yet; and one
- *   mechanism for both keys keeps the order rule checkable. A push costs a dozen statements and
- *   ADK's inserts, so the one read a counter row would save is a small share of it.
+ *   mechanism for both keys keeps the order rule checkable. The `max(seq)` read a counter row would
+ *   save is part of the log's insert statement (log.ts), so it costs no round trip. A push is
+ *   seven statements whatever its size: BEGIN, the set-up and both locks, the session's head, the
+ *   events already placed, ADK's rows, the log's rows with the notice, COMMIT.
  *   At most `SLOTS` sections and `TURNS` agent turns run at once per process, each bound queued
  *   beyond: a section or turn holds a pooled connection, and ADK's own calls made inside it
  *   (creating, listing, reading sessions; a turn's `appendEvent`) need a second one from the same
@@ -31,7 +33,7 @@
  */
 import type { Event as AdkEvent } from '@google/adk';
 import { type EntityManager, IsolationLevel, type MikroORM } from '@mikro-orm/core';
-import { appendToAdk, rewriteInAdk } from './adk-tables.js';
+import { appendToAdk, appendToAdkSql, rewriteInAdk } from './adk-tables.js';
 import type { EventRewrite, SessionKey, Sql } from './database.js';
 import { KeyedLock } from './locks.js';
 
@@ -40,8 +42,8 @@ export interface Writer {
   sql: Sql;
   appendEvents(key: SessionKey, events: AdkEvent[]): Promise<void>;
   rewriteEvents(change: EventRewrite): Promise<void>;
-  /** Announces `payload` on the change channel to every process, at the commit (Postgres; nothing on libsql). */
-  notify(payload: string): Promise<void>;
+  /** Where the change log's appends are announced to every process, at the commit (Postgres; none on libsql). */
+  channel?: string;
 }
 
 export interface Section {
@@ -53,14 +55,23 @@ export interface Section {
   atomic<T>(work: (writer: Writer) => Promise<T>): Promise<T>;
 }
 
+export interface RunOptions {
+  /**
+   * A section that runs for an agent turn (`runExclusive`), bounded by `TURNS` instead of `SLOTS`
+   * so it cannot starve pushes of their slots.
+   */
+  long?: boolean;
+  /**
+   * The user's key when `work` will take it at once (`underUser` before anything else): taken
+   * with the session's, in the same statement, one round trip less per push.
+   */
+  user?: string;
+}
+
 export interface Coordinator {
   readonly shared: boolean;
-  /**
-   * Runs `work` holding `sessionKey` (or no session, only what `underUser` takes). `long`: a section
-   * that runs for an agent turn (`runExclusive`), bounded by `TURNS` instead of `SLOTS` so it cannot
-   * starve pushes of their slots.
-   */
-  run<T>(sessionKey: string | undefined, work: (section: Section) => Promise<T>, long?: boolean): Promise<T>;
+  /** Runs `work` holding `sessionKey` (or no session, only what `underUser` takes). */
+  run<T>(sessionKey: string | undefined, work: (section: Section) => Promise<T>, options?: RunOptions): Promise<T>;
   /**
    * Hears every process's `notify` payloads (its own too) until `close`. `resumed` runs each time
    * the listening connection is (re)established: what was announced while it was down is lost.
@@ -76,7 +87,8 @@ export function localCoordinator(orm: MikroORM, sql: Sql): Coordinator {
   const section: Section = {
     sql,
     underUser: (key, work) => users.run(key, work),
-    atomic: (work) => orm.em.fork().transactional((em) => work(writer(em, async () => {}))),
+    atomic: (work) =>
+      orm.em.fork().transactional((em) => work(writer(em, (key, events) => appendToAdk(em, key, events)))),
   };
   return {
     shared: false,
@@ -87,6 +99,7 @@ export function localCoordinator(orm: MikroORM, sql: Sql): Coordinator {
 }
 
 const SLOTS = 4;
+const LOCK = 'pg_advisory_xact_lock(hashtextextended(?, 0))';
 export const TURNS = 4;
 /**
  * How long Postgres lets a push's transaction sit idle before it ends it, locks and all. A push
@@ -96,6 +109,7 @@ export const TURNS = 4;
  * TCP keepalives (docs/sync.md).
  */
 export const SECTION_IDLE_MS = 10_000;
+const IDLE_LIMIT = `set_config('idle_in_transaction_session_timeout', '${SECTION_IDLE_MS}', true)`;
 /** Two connections per section and turn (its own and one for ADK's calls), and a few for reads outside them. */
 export const POOL_SIZE = 2 * (SLOTS + TURNS) + 4;
 
@@ -105,25 +119,31 @@ export const POOL_SIZE = 2 * (SLOTS + TURNS) + 4;
  */
 const READ_COMMITTED = { isolationLevel: IsolationLevel.READ_COMMITTED };
 
-export function postgresCoordinator(orm: MikroORM): Coordinator {
+/** `eventColumn`: ADK's `event_data` of an event (adk-tables.ts `eventColumnOf`). */
+export function postgresCoordinator(orm: MikroORM, eventColumn: (event: AdkEvent) => string): Coordinator {
   const slots = new Semaphore(SLOTS);
   const turns = new Semaphore(TURNS);
-  const open = <T>(sessionKey: string | undefined, work: (section: Section) => Promise<T>, long: boolean) =>
+  const open = <T>(sessionKey: string | undefined, work: (section: Section) => Promise<T>, options: RunOptions) =>
     orm.em.fork().transactional(async (em) => {
       const sql = bound(em);
-      const lock = (key: string) => sql('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
-      // Before any lock: a push's transaction is never idle for long but in a partition, where
-      // nothing tells Postgres its process is gone and the locks would be held until TCP gives up.
-      if (!long)
-        await sql("SELECT set_config('idle_in_transaction_session_timeout', ?, true)", [String(SECTION_IDLE_MS)]);
-      if (sessionKey !== undefined) await lock(sessionKey);
-      const w = writer(em, async (payload) => {
-        await sql('SELECT pg_notify(?, ?)', [CHANNEL, payload]);
-      });
+      const lock = (key: string) => sql(`SELECT ${LOCK}`, [key]);
+      // A push's transaction is never idle for long but in a partition, where nothing tells
+      // Postgres its process is gone and the locks would be held until TCP gives up.
+      const setup = options.long ? [] : [IDLE_LIMIT];
+      // One statement for the set-up and the first locks. Both keys: the user's lock is in the
+      // outer query, taken on the inner query's row, so after the session's (the order rule above).
+      if (sessionKey !== undefined && options.user !== undefined)
+        await sql(`SELECT ${LOCK} FROM (SELECT ${[...setup, LOCK].join(', ')}) AS first`, [options.user, sessionKey]);
+      else {
+        const keys = [sessionKey ?? options.user].filter((k) => k !== undefined);
+        const columns = [...setup, ...keys.map(() => LOCK)];
+        if (columns.length > 0) await sql(`SELECT ${columns.join(', ')}`, keys);
+      }
+      const w = writer(em, (key, events) => appendToAdkSql(sql, eventColumn, key, events), CHANNEL);
       return work({
         sql,
         underUser: async (key, inner) => {
-          await lock(key);
+          if (key !== options.user) await lock(key);
           return inner();
         },
         atomic: async (inner) => {
@@ -141,7 +161,8 @@ export function postgresCoordinator(orm: MikroORM): Coordinator {
     key === undefined ? inner() : local.run(key, inner);
   return {
     shared: true,
-    run: (key, work, long = false) => gated(key, () => (long ? turns : slots).run(() => open(key, work, long))),
+    run: (key, work, options = {}) =>
+      gated(key, () => (options.long ? turns : slots).run(() => open(key, work, options))),
     listen: (heard, resumed) => listenOn(orm, heard, resumed),
   };
 }
@@ -206,17 +227,17 @@ async function listenOn(orm: MikroORM, heard: (payload: string) => void, resumed
 }
 
 /** The raw-query function inside `em`'s transaction. */
-function bound(em: EntityManager): Sql {
+export function bound(em: EntityManager): Sql {
   const connection = em.getConnection();
   return (query, params = []) => connection.execute(query, params, 'all', em.getTransactionContext());
 }
 
-function writer(em: EntityManager, notify: Writer['notify']): Writer {
+function writer(em: EntityManager, appendEvents: Writer['appendEvents'], channel?: string): Writer {
   return {
     sql: bound(em),
-    appendEvents: (key, events) => appendToAdk(em, key, events),
+    appendEvents,
     rewriteEvents: (change) => rewriteInAdk(em, change),
-    notify,
+    ...(channel === undefined ? {} : { channel }),
   };
 }
 

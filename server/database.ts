@@ -9,8 +9,8 @@
  */
 import { type Event as AdkEvent, DatabaseSessionService } from '@google/adk';
 import type { MikroORM } from '@mikro-orm/core';
-import { appendToAdk } from './adk-tables.js';
-import { type Coordinator, localCoordinator, POOL_SIZE, postgresCoordinator } from './coordination.js';
+import { appendToAdk, appendToAdkSql, eventColumnOf } from './adk-tables.js';
+import { bound, type Coordinator, localCoordinator, POOL_SIZE, postgresCoordinator } from './coordination.js';
 import { ownFile } from './owner-file.js';
 
 export interface DatabaseOptions {
@@ -100,11 +100,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const orm = ormOf();
   const sql = sqlOf(orm);
+  const eventColumn = eventColumnOf(orm);
   return {
     sessions,
     sql,
-    coordinator: postgres ? postgresCoordinator(orm) : localCoordinator(orm, sql),
-    appendEvents: (key, events) => orm.em.fork().transactional((em) => appendToAdk(em, key, events)),
+    coordinator: postgres ? postgresCoordinator(orm, eventColumn) : localCoordinator(orm, sql),
+    appendEvents: postgres
+      ? (key, events) => orm.em.fork().transactional((em) => appendToAdkSql(bound(em), eventColumn, key, events))
+      : (key, events) => orm.em.fork().transactional((em) => appendToAdk(em, key, events)),
     dialect: postgres ? 'postgres' : 'libsql',
     async close() {
       try {

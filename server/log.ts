@@ -6,6 +6,7 @@
 import type { Change, Erasure, Positioned } from '../src/sync/wire.js';
 import type { Event } from '../src/types.js';
 import type { Sql } from './database.js';
+import { noticeSql } from './notices.js';
 
 export interface UserKey {
   appName: string;
@@ -36,16 +37,14 @@ export class ChangeLog {
 
   /** `undefined` when the session does not exist (never created, or deleted last). */
   async head({ appName, userId }: UserKey, sessionId: string): Promise<Head | undefined> {
+    // One statement: it runs on every push, under the user's lock.
     const [last] = await this.sql(
-      'SELECT seq, kind, pos, ts FROM sync_changes WHERE app_name = ? AND user_id = ? AND session_id = ? ORDER BY seq DESC LIMIT 1',
-      [appName, userId, sessionId],
+      `SELECT kind, pos, ts, (SELECT max(c.seq) FROM sync_changes c WHERE c.app_name = ? AND c.user_id = ? AND c.session_id = ? AND c.kind = 'created') AS since
+       FROM sync_changes WHERE app_name = ? AND user_id = ? AND session_id = ? ORDER BY seq DESC LIMIT 1`,
+      [appName, userId, sessionId, appName, userId, sessionId],
     );
     if (!last || last.kind === 'deleted') return undefined;
-    const [created] = await this.sql(
-      "SELECT max(seq) AS since FROM sync_changes WHERE app_name = ? AND user_id = ? AND session_id = ? AND kind = 'created'",
-      [appName, userId, sessionId],
-    );
-    return { since: num(created?.since), pos: num(last.pos), ts: num(last.ts) };
+    return { since: num(last.since), pos: num(last.pos), ts: num(last.ts) };
   }
 
   /** The current incarnation's events after position `after`, in order. */
@@ -108,24 +107,32 @@ export class ChangeLog {
     return out;
   }
 
-  /** Appends `rows` with the next sequence numbers, in one statement; resolves with the last. */
-  async append({ appName, userId }: UserKey, rows: NewRow[]): Promise<number> {
-    const [top] = await this.sql('SELECT max(seq) AS seq FROM sync_changes WHERE app_name = ? AND user_id = ?', [
-      appName,
-      userId,
-    ]);
-    let seq = num(top?.seq ?? 0);
+  /**
+   * Appends `rows` with the next sequence numbers, resolving with the last: one statement (the
+   * user's top read by the insert itself) for up to 100 rows, the usual push. `channel`
+   * (Postgres): the same statement announces the new cursor there (`noticeSql`), at the commit.
+   */
+  async append({ appName, userId }: UserKey, rows: NewRow[], channel?: string): Promise<number> {
+    let seq = 0;
     for (let i = 0; i < rows.length; i += 100) {
       const chunk = rows.slice(i, i + 100);
-      const params: unknown[] = [];
-      for (const r of chunk) {
-        seq += 1;
-        params.push(appName, userId, seq, r.kind, r.sessionId, r.pos, r.eventId, r.ts, JSON.stringify(r.data));
-      }
-      await this.sql(
-        `INSERT INTO sync_changes (app_name, user_id, seq, kind, session_id, pos, event_id, ts, data) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-        params,
+      const params: unknown[] = [appName, userId, appName, userId];
+      for (const [k, r] of chunk.entries())
+        params.push(k + 1, r.kind, r.sessionId, r.pos, r.eventId, r.ts, JSON.stringify(r.data));
+      // VALUES' columns are column1..column7 on both SQLite and Postgres.
+      const insert = `INSERT INTO sync_changes (app_name, user_id, seq, kind, session_id, pos, event_id, ts, data)
+         SELECT ?, ?, t.top + v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7
+         FROM (SELECT coalesce(max(seq), 0) AS top FROM sync_changes WHERE app_name = ? AND user_id = ?) AS t,
+           (VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}) AS v
+         RETURNING seq`;
+      const announced = channel !== undefined && i + 100 >= rows.length;
+      const inserted = await this.sql(
+        announced
+          ? `WITH ins AS (${insert}) SELECT max(seq) AS seq, pg_notify(?, ${noticeSql('max(seq)')}) FROM ins`
+          : insert,
+        announced ? [...params, channel, appName, userId] : params,
       );
+      seq = Math.max(seq, ...inserted.map((r) => num(r.seq)));
     }
     return seq;
   }
@@ -202,12 +209,11 @@ export class ChangeLog {
     appName,
     userId,
   }: UserKey): Promise<{ app: Record<string, unknown>; user: Record<string, unknown> }> {
-    const [app] = await this.sql('SELECT state FROM app_states WHERE app_name = ?', [appName]);
-    const [user] = await this.sql('SELECT state FROM user_states WHERE app_name = ? AND user_id = ?', [
-      appName,
-      userId,
-    ]);
-    return { app: jsonColumn(app?.state), user: jsonColumn(user?.state) };
+    const [row] = await this.sql(
+      'SELECT (SELECT state FROM app_states WHERE app_name = ?) AS app, (SELECT state FROM user_states WHERE app_name = ? AND user_id = ?) AS usr',
+      [appName, appName, userId],
+    );
+    return { app: jsonColumn(row?.app), user: jsonColumn(row?.usr) };
   }
 }
 

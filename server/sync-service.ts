@@ -23,7 +23,7 @@ import type { Coordinator, Section, Writer } from './coordination.js';
 import type { Database } from './database.js';
 import { lockKey } from './locks.js';
 import { ChangeLog, type NewRow, type UserKey } from './log.js';
-import { noticeOf, parseNotice } from './notices.js';
+import { parseNotice } from './notices.js';
 import { stamp } from './stamp.js';
 export type PushResult =
   | { status: 'accepted'; head: number; placed: Placed[] }
@@ -226,7 +226,7 @@ export class SyncService {
         });
         return result;
       },
-      true,
+      { long: true },
     );
     this.settled(user, done);
     if ('error' in outcome) throw outcome.error;
@@ -295,8 +295,10 @@ export class SyncService {
   ): Promise<T> {
     const done = { cursor: 0 };
     const key = sessionId === undefined ? undefined : sessionLock(user, sessionId);
-    const result = await this.coordinator.run(key, (section) =>
-      this.underUser(user, section, done, () => work(section, done)),
+    const result = await this.coordinator.run(
+      key,
+      (section) => this.underUser(user, section, done, () => work(section, done)),
+      { user: userLock(user) },
     );
     this.settled(user, done);
     return result;
@@ -341,9 +343,7 @@ export class SyncService {
 
   /** Logs `rows` in `w`'s commit and announces it to every process; `done` keeps the cursor for this one's pokes. */
   private async record(user: UserKey, w: Writer, rows: NewRow[], done: { cursor: number }): Promise<void> {
-    const cursor = await new ChangeLog(w.sql).append(user, rows);
-    await w.notify(noticeOf(user, cursor));
-    done.cursor = cursor;
+    done.cursor = await new ChangeLog(w.sql).append(user, rows, w.channel);
   }
 
   private poke(user: UserKey, cursor: number): void {

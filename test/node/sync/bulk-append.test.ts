@@ -121,4 +121,27 @@ describe.each(drivers)('bulk appends into ADK’s tables read as ADK’s own, on
       { numRuns: 25 },
     );
   });
+
+  it('a push of more events than one statement takes lands whole, in order, with the last write of each key', async () => {
+    const key = { appName: 'large', userId: 'ada', sessionId: 's' };
+    await database.sessions.createSession({ ...key, state: { kept: true } });
+    const start = Date.now() + 60_000;
+    const events = Array.from(
+      { length: 1_234 },
+      (_, i) =>
+        ({
+          id: `big-${i}`,
+          invocationId: `inv-${Math.floor(i / 4)}`,
+          author: 'model',
+          timestamp: start + i,
+          content: { role: 'model', parts: [{ text: `part ${i}` }] },
+          actions: { stateDelta: { step: i, [`k${i % 7}`]: i, 'user:seen': i } },
+        }) as unknown as AdkEvent,
+    );
+    await database.appendEvents(key, events);
+    const read = await database.sessions.getSession(key);
+    expect(read?.events.map((e) => e.id)).toEqual(events.map((e) => e.id));
+    expect(read?.state).toMatchObject({ kept: true, step: 1_233, k0: 1_232, k6: 1_231, 'user:seen': 1_233 });
+    expect(read?.lastUpdateTime).toBe(start + 1_233);
+  });
 });
