@@ -16,8 +16,8 @@
  *   (`runExclusive`) while ADK's own `appendEvent` in that turn updates the session's row, which a
  *   row lock on it would block for ever; a session being created has no row yet; and one
  *   mechanism for both keys keeps the order rule checkable. The `max(seq)` read a counter row would
- *   save is part of the log's insert statement (log.ts), so it costs no round trip. A push is
- *   seven statements whatever its size: BEGIN, the set-up and both locks, the session's head, the
+ *   save is part of the log's insert statement (log.ts), so it costs no round trip. A push of up
+ *   to 500 events is seven statements: BEGIN, the set-up and both locks, the session's head, the
  *   events already placed, ADK's rows, the log's rows with the notice, COMMIT.
  *   At most `SLOTS` sections and `TURNS` agent turns run at once per process, each bound queued
  *   beyond: a section or turn holds a pooled connection, and ADK's own calls made inside it
