@@ -73,7 +73,7 @@ export interface Coordinator {
   /** Runs `work` holding `sessionKey` (or no session, only what `underUser` takes). */
   run<T>(sessionKey: string | undefined, work: (section: Section) => Promise<T>, options?: RunOptions): Promise<T>;
   /**
-   * Hears every process's `notify` payloads (its own too) until `close`. `resumed` runs each time
+   * Hears every process's NOTIFY payloads (its own too) until `close`. `resumed` runs each time
    * the listening connection is (re)established: what was announced while it was down is lost.
    */
   listen(heard: (payload: string) => void, resumed: () => void): Promise<{ close(): Promise<void> }>;
