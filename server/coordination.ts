@@ -35,6 +35,7 @@ import type { Event as AdkEvent } from '@google/adk';
 import { type EntityManager, IsolationLevel, type MikroORM } from '@mikro-orm/core';
 import { appendToAdk, appendToAdkSql, rewriteInAdk } from './adk-tables.js';
 import type { EventRewrite, SessionKey, Sql } from './database.js';
+import { listenOn, type RawConnections } from './listen.js';
 import { KeyedLock } from './locks.js';
 
 /** Writes that commit together: the change log's statements and ADK's rows. */
@@ -163,65 +164,9 @@ export function postgresCoordinator(orm: MikroORM, eventColumn: (event: AdkEvent
     shared: true,
     run: (key, work, options = {}) =>
       gated(key, () => (options.long ? turns : slots).run(() => open(key, work, options))),
-    listen: (heard, resumed) => listenOn(orm, heard, resumed),
-  };
-}
-
-interface PgClient {
-  query(text: string): Promise<unknown>;
-  on(event: 'notification', handler: (message: { channel: string; payload?: string }) => void): void;
-  on(event: 'error' | 'end', handler: () => void): void;
-}
-interface KnexClient {
-  acquireRawConnection(): Promise<PgClient>;
-  destroyRawConnection(connection: PgClient): Promise<void>;
-}
-
-/**
- * LISTEN on a connection of its own, outside the pool (a pooled one could be reaped or lent out),
- * made by the driver the ORM already uses. A lost connection is made again, once a second.
- */
-async function listenOn(orm: MikroORM, heard: (payload: string) => void, resumed: () => void) {
-  const knex = (orm.em.getConnection() as unknown as { getKnex(): { client: KnexClient } }).getKnex().client;
-  let closed = false;
-  let current: PgClient | undefined;
-  let retry: ReturnType<typeof setTimeout> | undefined;
-  const again = () => {
-    current = undefined;
-    if (!closed && retry === undefined) retry = setTimeout(connect, 1000);
-  };
-  async function connect(): Promise<void> {
-    retry = undefined;
-    let connection: PgClient | undefined;
-    try {
-      connection = await knex.acquireRawConnection();
-      const mine = connection;
-      mine.on('notification', (message) => {
-        if (message.channel === CHANNEL && message.payload) heard(message.payload);
-      });
-      mine.on('error', () => {
-        if (current === mine) again();
-      });
-      mine.on('end', () => {
-        if (current === mine) again();
-      });
-      await mine.query(`LISTEN ${CHANNEL}`);
-      if (closed) return void (await knex.destroyRawConnection(mine));
-      current = mine;
-      resumed();
-    } catch {
-      if (connection) await knex.destroyRawConnection(connection).catch(() => {});
-      again();
-    }
-  }
-  await connect();
-  return {
-    async close() {
-      closed = true;
-      clearTimeout(retry);
-      const last = current;
-      current = undefined;
-      if (last) await knex.destroyRawConnection(last).catch(() => {});
+    listen: (heard, resumed) => {
+      const knex = (orm.em.getConnection() as unknown as { getKnex(): { client: RawConnections } }).getKnex();
+      return listenOn(knex.client, CHANNEL, heard, resumed);
     },
   };
 }
