@@ -154,25 +154,23 @@ export class SyncService {
       const head = await new ChangeLog(section.sql).head(user, sessionId);
       if (!head) return 'not-found';
       const named = new Map(erasures.map((e) => [e.id, e]));
-      const erasure = (event: Event) => {
+      const erasure = (event: Event): Erasure => {
         const { at, stateDelta } = named.get(event.id) as Erasure;
         return { id: event.id, at, stateDelta: inEffect(event.actions?.stateDelta, stateDelta ?? {}) };
       };
-      const erase = (event: Event) => {
-        const { at, stateDelta } = erasure(event);
-        return erasedForm(event, at, stateDelta);
-      };
+      const erase = (event: Event, { at, stateDelta }: Erasure = erasure(event)) =>
+        erasedForm(event, at, stateDelta ?? {});
       const logged = await new ChangeLog(section.sql).logged(user, sessionId, head, [...named.keys()]);
-      const fresh = logged.filter((r) => !isErased(r.event));
+      const fresh = logged.filter((r) => !isErased(r.event)).map((r) => ({ ...r, erasure: erasure(r.event) }));
       return section.atomic(async (w) => {
         if (fresh.length > 0) {
-          const data = { erasures: fresh.map((r) => erasure(r.event)) };
+          const data = { erasures: fresh.map((r) => r.erasure) };
           // Where the session's head was: an erasure moves no event, and the next push stamps after it.
           const row: NewRow = { kind: 'erased', sessionId, pos: head.pos, eventId: null, ts: head.ts, data };
           await this.record(user, w, [row], done);
           await new ChangeLog(w.sql).rewrite(
             user,
-            fresh.map((r) => ({ seq: r.seq, event: erase(r.event) })),
+            fresh.map((r) => ({ seq: r.seq, event: erase(r.event, r.erasure) })),
           );
         }
         await w.rewriteEvents({
