@@ -49,6 +49,8 @@ export class SyncService {
   private readonly reconciled = new Set<string>();
   /** When each user's log was last compared with ADK's tables (see `caughtUp`), epoch ms. */
   private readonly checked = new Map<string, number>();
+  /** Users whose comparison with ADK's tables is running (`caughtUp`). */
+  private readonly comparing = new Set<string>();
   /** Per user with an open change stream here: the timer that compares again every `RECHECK_MS`. */
   private readonly rechecks = new Map<string, ReturnType<typeof setInterval>>();
   private readonly listeners = new Map<string, Set<Poke>>();
@@ -267,22 +269,33 @@ export class SyncService {
   }
 
   /**
-   * The first use of a user in this process catches the log up with ADK's tables (see `underUser`).
-   * After that, at most every `RECHECK_MS`, two reads compare the log's sessions and event counts
-   * with ADK's, and a difference catches up again: writers that reach ADK's tables around the
-   * server (ADK's dev UI, a Runner not run through `runExclusive`) are heard on the next pull, and
-   * by open change streams within `RECHECK_MS`.
+   * The first use of a user in this process catches the log up with ADK's tables (see `underUser`)
+   * before answering. After that, at most every `RECHECK_MS`, the log's sessions and event counts
+   * are compared with ADK's beside the request, not in its way (they read all of the user's rows,
+   * which for a large user takes seconds), one comparison per user at a time; a difference catches
+   * up again and pokes the user's streams: writers that reach ADK's tables around the server (ADK's
+   * dev UI, a Runner not run through `runExclusive`) are heard on a pull after it, and by open
+   * change streams within about `RECHECK_MS`.
    */
   private async caughtUp(user: UserKey): Promise<void> {
     const key = userLock(user);
-    if (this.reconciled.has(key)) {
-      if (Date.now() - (this.checked.get(key) ?? 0) < RECHECK_MS) return;
+    if (!this.reconciled.has(key)) {
+      await this.locked(user, undefined, async () => {});
       this.checked.set(key, Date.now());
-      if (!(await this.reads.differsFromAdk(user))) return;
-      this.reconciled.delete(key);
+      return;
     }
-    await this.locked(user, undefined, async () => {});
+    if (Date.now() - (this.checked.get(key) ?? 0) < RECHECK_MS || this.comparing.has(key)) return;
     this.checked.set(key, Date.now());
+    this.comparing.add(key);
+    void this.compare(user)
+      .catch(() => {})
+      .finally(() => this.comparing.delete(key));
+  }
+
+  private async compare(user: UserKey): Promise<void> {
+    if (!(await this.reads.differsFromAdk(user))) return;
+    this.reconciled.delete(userLock(user));
+    await this.locked(user, undefined, async () => {});
   }
 
   /** `work` under the session's lock (none: `undefined`) and the user's; pokes after the commit. */
