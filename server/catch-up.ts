@@ -8,8 +8,9 @@ import type { DatabaseSessionService } from '@google/adk';
 import type { ChangeLog, NewRow, UserKey } from './log.js';
 
 /**
- * How often, at most, a user's log is compared with ADK's tables for writes made around the server:
- * two indexed reads per user, on a pull or for an open change stream.
+ * How often, at most, a user's log is compared with ADK's tables for writes made around the server
+ * (three reads of the user's rows, `ChangeLog.differsFromAdk`): started by a pull, which does not
+ * wait for it, or by an open change stream's timer.
  */
 export const RECHECK_MS = 5_000;
 
