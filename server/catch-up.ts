@@ -2,14 +2,14 @@
  * Catching the change log up with ADK's tables, for writers that reach them around the server
  * (an ADK Runner, ADK's dev UI): what ADK holds and the log does not becomes log rows. The
  * service does it on a user's first use in a process, after `runExclusive`'s turn, and when
- * its periodic comparison (`ChangeLog.differsFromAdk`) finds the two apart.
+ * its periodic comparison (`AdkComparison`) finds the two apart.
  */
 import type { DatabaseSessionService } from '@google/adk';
 import type { ChangeLog, NewRow, UserKey } from './log.js';
 
 /**
  * How often, at most, a user's log is compared with ADK's tables for writes made around the server
- * (three reads of the user's rows, `ChangeLog.differsFromAdk`): started by a pull, which does not
+ * (`AdkComparison`: ADK's sessions of the user, and counts where they moved): started by a pull, which does not
  * wait for it, or by an open change stream's timer.
  */
 export const RECHECK_MS = 5_000;

@@ -184,32 +184,6 @@ export class ChangeLog {
     return new Set(rows.filter((r) => r.kind !== 'deleted').map((r) => String(r.session_id)));
   }
 
-  /**
-   * The sessions the log holds as existing, each with how many events it logged for it (its last
-   * row's position), against ADK's sessions of the user with how many events ADK holds for each:
-   * whether they differ, which they do once something wrote ADK's tables around the server.
-   * Three reads without a lock: a push committing between them makes them differ for nothing, which
-   * costs a catch-up that finds nothing.
-   */
-  async differsFromAdk({ appName, userId }: UserKey): Promise<boolean> {
-    const logged = await this.sql(
-      'SELECT c.session_id, c.kind, c.pos FROM sync_changes c WHERE c.app_name = ? AND c.user_id = ? AND c.seq = (SELECT max(d.seq) FROM sync_changes d WHERE d.app_name = c.app_name AND d.user_id = c.user_id AND d.session_id = c.session_id)',
-      [appName, userId],
-    );
-    // No join: with a freshly filled table's stale statistics, Postgres planned the join of
-    // sessions and events as a nested loop over every event, seconds for 30,000 of them.
-    const sessions = await this.sql('SELECT id FROM sessions WHERE app_name = ? AND user_id = ?', [appName, userId]);
-    const counts = await this.sql(
-      'SELECT session_id, count(*) AS n FROM events WHERE app_name = ? AND user_id = ? GROUP BY session_id',
-      [appName, userId],
-    );
-    const inAdk = new Map(counts.map((r) => [String(r.session_id), num(r.n)]));
-    const live = new Map(logged.filter((r) => r.kind !== 'deleted').map((r) => [String(r.session_id), num(r.pos)]));
-    return (
-      live.size !== sessions.length || sessions.some((r) => live.get(String(r.id)) !== (inAdk.get(String(r.id)) ?? 0))
-    );
-  }
-
   /** The shared state scopes ADK holds, unprefixed; `{}` when absent. */
   async sharedState({
     appName,

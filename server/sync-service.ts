@@ -18,6 +18,7 @@ import { withoutTemp } from '../src/core/state.js';
 import { erasedForm, inEffect, isErased } from '../src/sessions/erased.js';
 import type { Change, Erasure, Placed, Positioned } from '../src/sync/wire.js';
 import type { Event } from '../src/types.js';
+import { AdkComparison } from './adk-comparison.js';
 import { discover, RECHECK_MS } from './catch-up.js';
 import type { Coordinator, Section, Writer } from './coordination.js';
 import type { Database } from './database.js';
@@ -46,6 +47,8 @@ export class SyncService {
   private readonly coordinator: Coordinator;
   /** Reads that need no lock: a cursor only moves past rows that are committed. */
   private readonly reads: ChangeLog;
+  /** Finds writes around the server at a cost bounded by what changed (see `caughtUp`). */
+  private readonly comparison: AdkComparison;
   private readonly reconciled = new Set<string>();
   /** When each user's log was last compared with ADK's tables (see `caughtUp`), epoch ms. */
   private readonly checked = new Map<string, number>();
@@ -60,6 +63,7 @@ export class SyncService {
     this.sessions = database.sessions;
     this.coordinator = database.coordinator;
     this.reads = new ChangeLog(database.sql);
+    this.comparison = new AdkComparison(database.sql);
   }
 
   /** Starts hearing the changes other server processes make (Postgres); `close` stops it. */
@@ -271,8 +275,8 @@ export class SyncService {
   /**
    * The first use of a user in this process catches the log up with ADK's tables (see `underUser`)
    * before answering. After that, at most every `RECHECK_MS`, the log's sessions and event counts
-   * are compared with ADK's beside the request, not in its way (they read all of the user's rows,
-   * which for a large user takes seconds), one comparison per user at a time; a difference catches
+   * are compared with ADK's beside the request, not in its way (`AdkComparison`: a full comparison
+   * reads all of the user's rows, seconds for a large user), one comparison per user at a time; a difference catches
    * up again and pokes the user's streams: writers that reach ADK's tables around the server (ADK's
    * dev UI, a Runner not run through `runExclusive`) are heard on a pull after it, and by open
    * change streams within about `RECHECK_MS`.
@@ -293,7 +297,7 @@ export class SyncService {
   }
 
   private async compare(user: UserKey): Promise<void> {
-    if (!(await this.reads.differsFromAdk(user))) return;
+    if (!(await this.comparison.differs(user))) return;
     this.reconciled.delete(userLock(user));
     await this.locked(user, undefined, async () => {});
   }
