@@ -1,8 +1,8 @@
 /**
  * `npm run bench:sync [-- --quick] [-- --storage libsql|postgres|both] [-- --processes 1,2]`: the sync
- * server as a real process, devices in this process (in-thread stores over
- * fake-indexeddb: the figures are the protocol's and the server's, not a
- * browser's IndexedDB). `--processes`: on Postgres only, each count in turn as that many server
+ * server as a real process, devices real stores (in-thread over fake-indexeddb: the figures are the
+ * protocol's and the server's, not a browser's IndexedDB); the load's devices in processes of their
+ * own (`--device-processes`, 2), the rest in this process. `--processes`: on Postgres only, each count in turn as that many server
  * processes on one database behind a round-robin balancer in this process (the balancer too for
  * one, so the counts compare); server CPU is the processes' sum. `--users`: in the load, each device
  * acts for a user of its own (one user's pushes are serialised by its lock, whatever the processes).
@@ -10,13 +10,11 @@
  *   2. latency: device A appends, device B (live, SSE poke then pull) has it;
  *   3. load: D devices each append to their own session and sync, K rounds.
  */
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { engineOf } from '../../src/host/engine-of.js';
-import { IndexedDbSessionService } from '../../src/index.js';
-import { SyncEngine } from '../../src/sync/index.js';
 import { startBalancer } from '../../test/sync/balancer.js';
 import { postgresBin, startPostgres } from '../../test/sync/postgres.js';
 import { type ServerProcess, startServer, TOKENS } from '../../test/sync/server-process.js';
+import { device, event } from './device.js';
+import { startDeviceProcesses } from './device-processes.js';
 import { rawLoad } from './raw.js';
 
 const args = process.argv.slice(2);
@@ -28,35 +26,13 @@ const flag = (name: string, fallback: string): string => {
 const SESSIONS = Number(flag('sessions', quick ? '20' : '1000'));
 const EVENTS = Number(flag('events', quick ? '20' : '100'));
 const DEVICES = Number(flag('devices', '20'));
+/** The load's devices run in this many processes of their own (device-processes.ts). */
+const DEVICE_PROCESSES = Number(flag('device-processes', '2'));
 const ROUNDS = Number(flag('rounds', quick ? '3' : '10'));
 /** Load: each device acts for a user of its own (its own app), so no user's lock serialises them all. */
 const spread = args.includes('--users');
 const processes = args.includes('--processes') ? flag('processes', '1').split(',').map(Number) : undefined;
 const storage = processes ? 'postgres' : flag('storage', 'both');
-
-let dbs = 0;
-function device(url: string, appName: string, live = false) {
-  const store = new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: `bench-${++dbs}` });
-  const sync = new SyncEngine(engineOf(store), {
-    url,
-    token: TOKENS.model,
-    appName,
-    userId: 'model',
-    live,
-    pushDelayMs: 0,
-    retry: { minMs: 100, maxMs: 1000 },
-  });
-  return { store, sync };
-}
-
-const event = (i: number, text: string) => ({
-  id: `e-${i}-${Math.random().toString(36).slice(2, 10)}`,
-  invocationId: `inv-${Math.floor(i / 4)}`,
-  author: i % 2 ? 'model' : 'user',
-  timestamp: Date.now(),
-  content: { role: i % 2 ? 'model' : 'user', parts: [{ text }] },
-  actions: { stateDelta: { turn: i } },
-});
 
 async function seed(server: ServerProcess, appName: string): Promise<void> {
   const base = `${server.url}/v1/apps/${appName}/users/model`;
@@ -163,7 +139,7 @@ interface LoadRow {
   p95?: number;
   p99?: number;
   cpuPer1000?: number;
-  /** This process's CPU per 1,000 events: the devices (and the balancer, for a cluster). */
+  /** The device processes' and this process's CPU per 1,000 events (the latency pair, the balancer). */
   devicesCpuPer1000?: number;
 }
 const rows: LoadRow[] = [];
@@ -171,56 +147,47 @@ const rows: LoadRow[] = [];
 async function load(server: ServerProcess, label: string) {
   const appName = `load-${Date.now()}`;
   const appOf = (i: number) => (spread ? `${appName}-${i}` : appName);
-  const devices = Array.from({ length: DEVICES }, (_, i) => device(server.url, appOf(i)));
-  const sessions = await Promise.all(
-    devices.map((d, i) => d.store.createSession({ appName: appOf(i), userId: 'model', sessionId: `dev-${i}` })),
-  );
-  const cpu = server.cpuMs();
-  const own = process.cpuUsage();
-  let loaded = false;
-  // As device 0's user, whose lock the load's pushes queue on (all of them, when one user has every device).
-  const pings = sampleLatency(server.url, appOf(0), { done: () => loaded });
-  const started = performance.now();
-  let events = 0;
-  for (let round = 0; round < ROUNDS; round++) {
-    await Promise.all(
-      devices.map(async (d, i) => {
-        for (let k = 0; k < 5; k++)
-          await d.store.appendEvent({ session: sessions[i] as never, event: event(k, `r${round}`) });
-        const status = await d.sync.syncNow();
-        if (status.lastError) throw new Error(status.lastError.message);
-      }),
+  const devices = await startDeviceProcesses(DEVICE_PROCESSES, server.url, DEVICES, appOf);
+  try {
+    const cpu = server.cpuMs();
+    const own = process.cpuUsage();
+    const devicesCpu = await devices.cpuMs();
+    let loaded = false;
+    // As device 0's user, whose lock the load's pushes queue on (all of them, when one user has every device).
+    const pings = sampleLatency(server.url, appOf(0), { done: () => loaded });
+    const started = performance.now();
+    let events = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      await devices.round(round);
+      events += DEVICES * 5;
+    }
+    const ms = performance.now() - started;
+    const serverCpu = server.cpuMs() - cpu;
+    const { user, system } = process.cpuUsage(own);
+    const devicesMs = (await devices.cpuMs()) - devicesCpu + (user + system) / 1000;
+    loaded = true;
+    const at = quantiles(await pings);
+    // Every device ends with every device's session: the latency pair's and its own (one user for all: every device's).
+    const expected = spread ? 1 : DEVICES + 1;
+    const listed = await devices.finish();
+    const off = listed.findIndex((n, i) => n !== (spread && i === 0 ? 2 : expected));
+    if (off >= 0) throw new Error(`load: device ${off} lists ${listed[off]} sessions, not the expected`);
+    const row: LoadRow = {
+      label: label.trim(),
+      eventsPerSecond: Math.round((events / ms) * 1000),
+      p50: at(0.5),
+      p95: at(0.95),
+      p99: at(0.99),
+      cpuPer1000: Math.round((serverCpu / events) * 1000),
+      devicesCpuPer1000: Math.round((devicesMs / events) * 1000),
+    };
+    rows.push(row);
+    console.log(
+      `${label} load ${DEVICES} devices${spread ? ' (a user each)' : ''} in ${DEVICE_PROCESSES} processes x ${ROUNDS} rounds (5 events + a sync each): ${(ms / 1000).toFixed(2)} s, ${row.eventsPerSecond} events/s pushed and pulled by all, server CPU ${serverCpu / 1000} s (${row.cpuPer1000} ms per 1,000 events), devices' ${row.devicesCpuPer1000} ms per 1,000; other-device latency meanwhile p50 ${row.p50} / p95 ${row.p95} / p99 ${row.p99} ms`,
     );
-    events += DEVICES * 5;
+  } finally {
+    await devices.close();
   }
-  const ms = performance.now() - started;
-  const serverCpu = server.cpuMs() - cpu;
-  const { user, system } = process.cpuUsage(own);
-  loaded = true;
-  const at = quantiles(await pings);
-  // Every device ends with every device's session.
-  await Promise.all(devices.map((d) => d.sync.syncNow()));
-  const { sessions: seen } = await (devices[0] as ReturnType<typeof device>).store.listSessions({
-    appName: appOf(0),
-    userId: 'model',
-  });
-  // The latency pair's session, and the device's own (one user for all: every device's).
-  const expected = spread ? 2 : DEVICES + 1;
-  if (seen.length !== expected) throw new Error(`load: ${seen.length} sessions on a device, not ${expected}`);
-  const row: LoadRow = {
-    label: label.trim(),
-    eventsPerSecond: Math.round((events / ms) * 1000),
-    p50: at(0.5),
-    p95: at(0.95),
-    p99: at(0.99),
-    cpuPer1000: Math.round((serverCpu / events) * 1000),
-    devicesCpuPer1000: Math.round(((user + system) / 1000 / events) * 1000),
-  };
-  rows.push(row);
-  console.log(
-    `${label} load ${DEVICES} devices${spread ? ' (a user each)' : ''} x ${ROUNDS} rounds (5 events + a sync each): ${(ms / 1000).toFixed(2)} s, ${row.eventsPerSecond} events/s pushed and pulled by all, server CPU ${serverCpu / 1000} s (${row.cpuPer1000} ms per 1,000 events), devices' ${row.devicesCpuPer1000} ms per 1,000; other-device latency meanwhile p50 ${row.p50} / p95 ${row.p95} / p99 ${row.p99} ms`,
-  );
-  for (const d of devices) await d.store.close();
 }
 
 /** `count` server processes on one database behind a round-robin balancer, as one `ServerProcess`. */
