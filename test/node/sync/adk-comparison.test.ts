@@ -11,7 +11,7 @@ import { createEvent, type Session } from '@google/adk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AdkComparison } from '../../../server/adk-comparison.js';
 import { type Database, openDatabase, type Sql } from '../../../server/database.js';
-import { ChangeLog } from '../../../server/log.js';
+import { ChangeLog, type NewRow } from '../../../server/log.js';
 import { type Postgres, postgresBin, startPostgres } from '../../sync/postgres.js';
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -52,10 +52,11 @@ describe.each(drivers)('comparing the log with ADK’s tables, on %s', (driver) 
   });
 
   /** What a writer around the server does: ADK's own `appendEvent`; the event's timestamp is `at`, or the next. */
-  async function appendAround(sessionId: string, at = (t += 1000)) {
+  async function appendAround(sessionId: string, at?: number) {
+    t += 1000;
     const session = (await database.sessions.getSession({ ...user, sessionId })) as Session;
-    const event = createEvent({ invocationId: `inv-${at}`, author: 'model', content: { parts: [{ text: 'x' }] } });
-    event.timestamp = at;
+    const event = createEvent({ invocationId: `inv-${t}`, author: 'model', content: { parts: [{ text: 'x' }] } });
+    event.timestamp = at ?? t;
     await database.sessions.appendEvent({ session, event });
     return event;
   }
@@ -63,9 +64,10 @@ describe.each(drivers)('comparing the log with ADK’s tables, on %s', (driver) 
   async function logAll(sessionId: string) {
     const session = (await database.sessions.getSession({ ...user, sessionId })) as Session;
     const head = await log.head(user, sessionId);
-    const rows = head ? [] : [{ kind: 'created' as const, sessionId, pos: 0, eventId: null, ts: 0, data: {} }];
-    session.events.slice(head?.pos ?? 0).forEach((e, i) => {
-      rows.push({ kind: 'event', sessionId, pos: (head?.pos ?? 0) + i + 1, eventId: e.id, ts: e.timestamp, data: e } as never);
+    const rows: NewRow[] = head ? [] : [{ kind: 'created', sessionId, pos: 0, eventId: null, ts: 0, data: {} }];
+    const pos = head?.pos ?? 0;
+    session.events.slice(pos).forEach((e, i) => {
+      rows.push({ kind: 'event', sessionId, pos: pos + i + 1, eventId: e.id, ts: e.timestamp, data: e });
     });
     if (rows.length > 0) await log.append(user, rows);
   }
