@@ -11,6 +11,7 @@ import type { UIMessage } from 'ai';
 import { isPlainObject } from '../core/json.js';
 import type { Draft, Event } from '../index.js';
 import { conversationToMessages, messageIdOf } from './messages.js';
+import { isToolPart } from './parts.js';
 import { draftMessageId } from './streaming.js';
 
 /** The key of a message's `metadata` under which `persistChat` marks a reply from a draft (see `ReplyDraft`). */
@@ -45,7 +46,26 @@ export const withMark = (metadata: unknown, mark: ReplyDraft): Record<string, un
   [REPLY_DRAFT_KEY]: mark,
 });
 
-/** The message `draft` is for, marked `state`: after the parts of `base` (the stored message it continues) if given. */
+/**
+ * The error a tool call of a cut-off reply answers with (its part `'output-error'`, its ADK call a
+ * `functionResponse` of `{ error }`) when the reply was interrupted before the tool's result: the
+ * AI SDK refuses a conversation with a call that has no result, and the model must not be told
+ * the tool ran.
+ */
+export const INTERRUPTED_TOOL_ERROR = 'The reply was interrupted before this tool call returned a result.';
+
+/** `part` answered with `INTERRUPTED_TOOL_ERROR` if it is a tool call still waiting for its result. */
+function closed(part: UIMessage['parts'][number]): UIMessage['parts'][number] {
+  if (!isToolPart(part.type)) return part;
+  const tool = part as { state?: string; input?: unknown };
+  if (tool.state !== 'input-streaming' && tool.state !== 'input-available') return part;
+  return { ...part, state: 'output-error', input: tool.input, errorText: INTERRUPTED_TOOL_ERROR } as typeof part;
+}
+
+/**
+ * The message `draft` is for, marked `state`: after the parts of `base` (the stored message it
+ * continues) if given. A cut-off reply (interrupted or kept) has its unanswered tool calls closed.
+ */
 export function draftMessage(draft: Draft, state: ReplyDraft['state'], base?: UIMessage): UIMessage {
   const id = draftMessageId(draft) ?? draft.id;
   const event: Event = { id, author: draft.author, timestamp: draft.startedAt, content: draft.content };
@@ -53,7 +73,7 @@ export function draftMessage(draft: Draft, state: ReplyDraft['state'], base?: UI
   return {
     id,
     role: 'assistant',
-    parts: [...(base?.parts ?? []), ...parts],
+    parts: [...(base?.parts ?? []), ...(state === 'streaming' ? parts : parts.map(closed))],
     metadata: withMark(base?.metadata, { draftId: draft.id, state }),
   };
 }

@@ -6,10 +6,18 @@
  * whether the server replays the reply from its start or continues it, with no
  * text stored or shown twice and one finished event.
  */
-import { type ChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import {
+  type ChatTransport,
+  convertToModelMessages,
+  generateText,
+  readUIMessageStream,
+  type UIMessage,
+  type UIMessageChunk,
+} from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, expect, it } from 'vitest';
-import { persistChat, replyDraftOf } from '../../src/ai-sdk/index.js';
+import { INTERRUPTED_TOOL_ERROR, persistChat, replyDraftOf } from '../../src/ai-sdk/index.js';
 import type { StoreChange } from '../../src/index.js';
 import { closeStores, key, storeOn } from '../ai-sdk/stores.js';
 
@@ -46,19 +54,19 @@ const streamOf = (chunks: readonly UIMessageChunk[]) =>
  * A server that keeps the reply's stream (as `resumable-stream` does): the first tab reads its
  * first `cut` chunks; a reconnect gets the whole reply again (`replay`), or the rest of it.
  */
-function resumableServer(cut: number, replay: boolean): ChatTransport<UIMessage> {
+function resumableServer(cut: number, replay: boolean, chunks = reply): ChatTransport<UIMessage> {
   return {
     resumeStreamIsReplay: replay,
-    sendMessages: async () => streamOf(reply.slice(0, cut)),
-    reconnectToStream: async () => streamOf(replay ? reply : reply.slice(cut)),
+    sendMessages: async () => streamOf(chunks.slice(0, cut)),
+    reconnectToStream: async () => streamOf(replay ? chunks : chunks.slice(cut)),
   };
 }
 
 /** The first tab: sends the question, reads `cut` chunks of the reply, and is closed mid-reply. */
-async function cutOff(indexedDB: IDBFactory, cut: number, replay: boolean): Promise<void> {
+async function cutOff(indexedDB: IDBFactory, cut: number, replay: boolean, chunks = reply): Promise<void> {
   const store = storeOn(indexedDB);
   const chat = persistChat(store, key);
-  const stream = await chat.transport(resumableServer(cut, replay)).sendMessages({
+  const stream = await chat.transport(resumableServer(cut, replay, chunks)).sendMessages({
     trigger: 'submit-message',
     chatId: key.sessionId,
     messageId: undefined,
@@ -101,6 +109,69 @@ it('shows a reply cut off by a reload as far as it was stored, marked interrupte
   expect(events.map((e) => [e.id, e.interrupted])).toEqual([
     ['u1', undefined],
     ['a1', true],
+  ]);
+});
+
+/** The reply of a model (a mock answering `ok`) to `messages`, as an app's server route asks it. */
+async function answer(messages: UIMessage[]): Promise<string> {
+  const model = new MockLanguageModelV4({
+    doGenerate: async () => ({
+      content: [{ type: 'text', text: 'ok' }],
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage: {
+        inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: 1, text: 1, reasoning: 0 },
+      },
+      warnings: [],
+    }),
+  });
+  return (await generateText({ model, messages: await convertToModelMessages(messages) })).text;
+}
+
+it('closes a tool call an interrupted reply left without its result, shown and kept, so the next request is valid', async () => {
+  const withTool: UIMessageChunk[] = [
+    { type: 'start', messageId: 'a1' },
+    { type: 'tool-input-start', toolCallId: 'call-1', toolName: 'weather', dynamic: true },
+    {
+      type: 'tool-input-available',
+      toolCallId: 'call-1',
+      toolName: 'weather',
+      input: { city: 'Paris' },
+      dynamic: true,
+    },
+    { type: 'tool-output-available', toolCallId: 'call-1', output: { sky: 'clear' }, dynamic: true },
+    { type: 'finish' },
+  ];
+  const indexedDB = new IDBFactory();
+  // Cut after the call, before its result: the tab died while the tool ran.
+  await cutOff(indexedDB, 3, true, withTool);
+  const store = storeOn(indexedDB);
+  const chat = persistChat(store, key);
+  const next: UIMessage = { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'And tomorrow?' }] };
+  const closed = {
+    type: 'dynamic-tool',
+    toolName: 'weather',
+    toolCallId: 'call-1',
+    state: 'output-error',
+    input: { city: 'Paris' },
+    errorText: INTERRUPTED_TOOL_ERROR,
+  };
+
+  const shownCut = await chat.load();
+  expect(replyDraftOf(shownCut[1] as UIMessage)?.state).toBe('interrupted');
+  expect(shownCut[1]?.parts).toEqual([closed]);
+  // What the app's server does with the chat's messages: a call without a result throws there.
+  expect(await answer([...shownCut, next])).toBe('ok');
+
+  await chat.keepDraft(replyDraftOf(shownCut[1] as UIMessage)?.draftId as string);
+  const kept = await persistChat(store, key).load();
+  expect(kept[1]?.parts).toEqual([closed]);
+  expect(await answer([...kept, next])).toBe('ok');
+  // ADK reads the call answered with an error, as its own sealing of an interrupted turn does.
+  const event = (await store.getSession(key))?.events[1];
+  expect(event?.content?.parts?.map((p) => p.functionResponse?.response)).toEqual([
+    undefined,
+    { error: INTERRUPTED_TOOL_ERROR },
   ]);
 });
 
