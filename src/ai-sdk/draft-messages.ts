@@ -8,6 +8,7 @@
  * its own; any other sits where the conversation was when it began.
  */
 import type { UIMessage } from 'ai';
+import { INTERRUPTED_TOOL_ERROR } from '../core/interrupted-tool.js';
 import { isPlainObject } from '../core/json.js';
 import type { Draft, Event } from '../index.js';
 import { conversationToMessages, messageIdOf } from './messages.js';
@@ -45,14 +46,6 @@ export const withMark = (metadata: unknown, mark: ReplyDraft): Record<string, un
   ...(isPlainObject(metadata) ? metadata : {}),
   [REPLY_DRAFT_KEY]: mark,
 });
-
-/**
- * The error a tool call of a cut-off reply answers with (its part `'output-error'`, its ADK call a
- * `functionResponse` of `{ error }`) when the reply was interrupted before the tool's result: the
- * AI SDK refuses a conversation with a call that has no result, and the model must not be told
- * the tool ran.
- */
-export const INTERRUPTED_TOOL_ERROR = 'The reply was interrupted before this tool call returned a result.';
 
 /** `part` answered with `INTERRUPTED_TOOL_ERROR` if it is a tool call still waiting for its result. */
 function closed(part: UIMessage['parts'][number]): UIMessage['parts'][number] {

@@ -13,7 +13,8 @@
  * ```
  */
 
-export { INTERRUPTED_TOOL_ERROR, REPLY_DRAFT_KEY, type ReplyDraft, replyDraftOf } from './draft-messages.js';
+export { INTERRUPTED_TOOL_ERROR } from '../core/interrupted-tool.js';
+export { REPLY_DRAFT_KEY, type ReplyDraft, replyDraftOf } from './draft-messages.js';
 export type { ArtifactFiles } from './files.js';
 export {
   AI_SDK_METADATA_KEY,

@@ -14,6 +14,7 @@
  * ```
  */
 
+export { INTERRUPTED_TOOL_ERROR } from '../core/interrupted-tool.js';
 export {
   eventToMessage,
   isInterrupted,

@@ -8,6 +8,7 @@
  */
 import type { MessagePart, UIMessage } from '@tanstack/ai-client';
 import * as z from 'zod/mini';
+import { INTERRUPTED_TOOL_ERROR } from '../core/interrupted-tool.js';
 import type { Draft } from '../index.js';
 import type { Event, Part } from '../types.js';
 import { adkToPart, type PartRest, partFromAdk, partToAdk } from './parts.js';
@@ -107,12 +108,25 @@ export function eventToMessage(event: Event): UIMessage {
 export const holdsMessage = (event: Event): boolean =>
   event.customMetadata?.[TANSTACK_AI_METADATA_KEY] !== undefined || genericParts(event.content?.parts).length > 0;
 
-/** An interrupted draft as the partial reply it is, marked (`isInterrupted`). */
+/**
+ * An interrupted draft as the partial reply it is, marked (`isInterrupted`); a tool call it made
+ * that no result answers gets one, an error (`INTERRUPTED_TOOL_ERROR`): the tab died while the tool ran.
+ */
 export function draftToMessage(draft: Draft): UIMessage {
   return marked({
     id: draft.id,
     role: 'assistant',
-    parts: genericParts(draft.content.parts),
+    parts: withCallsAnswered(genericParts(draft.content.parts)),
     createdAt: new Date(draft.startedAt),
+  });
+}
+
+function withCallsAnswered(parts: MessagePart[]): MessagePart[] {
+  const answered = new Set(parts.flatMap((p) => (p.type === 'tool-result' ? [p.toolCallId] : [])));
+  return parts.flatMap((part): MessagePart[] => {
+    if (part.type !== 'tool-call' || answered.has(part.id)) return [part];
+    const content = JSON.stringify({ error: INTERRUPTED_TOOL_ERROR });
+    const result = { type: 'tool-result' as const, toolCallId: part.id, name: part.name, content };
+    return [part, { ...result, state: 'error', error: INTERRUPTED_TOOL_ERROR }];
   });
 }

@@ -32,7 +32,7 @@ export type ChatClientStore = Pick<SessionService, 'getSession' | 'getOrCreateSe
   /** Undoes the session's turns from an invocation on (a cleared chat, a regenerated reply). */
   rewind(request: SessionKey & { beforeInvocationId: string }): Promise<Event>;
   /** Where the reply streams into. */
-  drafts: Pick<DraftsFront, 'begin' | 'list' | 'keep' | 'drop'>;
+  drafts: Pick<DraftsFront, 'begin' | 'list' | 'resume' | 'drop'>;
 };
 
 /** Which session a chat is kept in, and how. */
@@ -236,9 +236,17 @@ export function chatClientPersistence(
     for (const [id, shown] of t.partials) {
       const at = messages.findIndex((m) => m.id === id);
       if (at >= 0 && at === messages.length - 1 && made(messages[at] as UIMessage) === shown) continue;
-      // Followed by a message, the cut-off reply is kept as it is; changed or gone, it is dropped.
+      // Followed by a message, the cut-off reply is kept as it was shown (its unanswered tool calls
+      // answered, see `draftToMessage`), in the transaction that removes its draft; changed or gone, it is dropped.
       if (at >= 0 && at < messages.length - 1 && made(messages[at] as UIMessage) === shown) {
-        const kept = await onSession(t, (session) => store.drafts.keep({ session, draftId: id }));
+        const event = { ...messageToEvent(messages[at] as UIMessage, author), interrupted: true };
+        const kept = await onSession(t, async (session) => {
+          const writer = await store.drafts.resume({ session, draftId: id });
+          return writer.finish({ event, session }).catch(async (error: unknown) => {
+            await writer.release();
+            throw error;
+          });
+        });
         t.stored.set(id, { made: shown, invocationId: kept.invocationId ?? id });
       } else await store.drafts.drop({ ...t.key, draftId: id });
       t.partials.delete(id);

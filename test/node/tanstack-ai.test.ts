@@ -6,6 +6,7 @@
  * load back marked interrupted; a failed write reaches the app as the store's
  * typed error, and is retried; messages round-trip exactly.
  */
+import { convertMessagesToModelMessages } from '@tanstack/ai';
 import { ChatClient, type ChatClientOptions, stream, type UIMessage } from '@tanstack/ai-client';
 import { IDBFactory, IDBKeyRange, IDBObjectStore } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -20,6 +21,7 @@ import {
 import {
   chatClientPersistence,
   eventToMessage,
+  INTERRUPTED_TOOL_ERROR,
   isInterrupted,
   messageToEvent,
   type StoredChatPersistence,
@@ -359,6 +361,56 @@ describe('the chat as the ChatClient changes it', () => {
     persistence.setItem(threadId, { messages: loaded.messages.slice(0, 1) });
     await persistence.flush(threadId);
     expect(await store.drafts.list(key)).toEqual([]);
+  });
+
+  it('answers a tool call an interrupted reply left without its result with an error, shown and kept: the next request is valid', async () => {
+    const store = new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: 'tanstack-tool' });
+    opened.push(store);
+    const session = await store.createSession(key);
+    const question: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', content: 'Weather in Paris?' }] };
+    await store.appendEvent({ session, event: messageToEvent(question) });
+    // The tab died while the tool ran: the draft holds the call, no result.
+    const writer = await store.drafts.begin({ session, id: 'cut' });
+    writer.append({ parts: [{ functionCall: { id: 'call-1', name: 'weather', args: { city: 'Paris' } } }] });
+    await writer.release();
+    const next: UIMessage = { id: 'u2', role: 'user', parts: [{ type: 'text', content: 'And tomorrow?' }] };
+    // What the app's server hands the model: every call must be answered by a tool message.
+    const request = (messages: UIMessage[]) =>
+      convertMessagesToModelMessages([...messages, next]).map((m) => [
+        m.role,
+        m.toolCalls?.map((c) => c.id),
+        m.toolCallId,
+      ]);
+    const valid = [
+      ['user', undefined, undefined],
+      ['assistant', ['call-1'], undefined],
+      ['tool', undefined, 'call-1'],
+      ['user', undefined, undefined],
+    ];
+
+    const persistence = chatClientPersistence(store, { appName: 'chat', userId: 'ada' });
+    const { messages } = (await persistence.getItem(threadId)) as { messages: UIMessage[] };
+    expect(isInterrupted(messages[1] as UIMessage)).toBe(true);
+    expect(messages[1]?.parts[1]).toMatchObject({
+      type: 'tool-result',
+      toolCallId: 'call-1',
+      state: 'error',
+      error: INTERRUPTED_TOOL_ERROR,
+    });
+    expect(request(messages)).toEqual(valid);
+
+    // The chat goes on: the cut-off reply is stored as it was shown, its call answered for ADK too.
+    persistence.setItem(threadId, { messages: [...messages, next] });
+    await persistence.flush(threadId);
+    const again = (await chatClientPersistence(store, { appName: 'chat', userId: 'ada' }).getItem(threadId)) as {
+      messages: UIMessage[];
+    };
+    expect(request(again.messages.slice(0, 2))).toEqual(valid);
+    const cut = (await store.getSession(key))?.events[1];
+    expect(cut?.content?.parts?.map((p) => p.functionResponse?.response)).toEqual([
+      undefined,
+      { error: INTERRUPTED_TOOL_ERROR },
+    ]);
   });
 
   it('tells onError once per kind of failure in a row, however many changes fail', async () => {
