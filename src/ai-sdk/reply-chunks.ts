@@ -1,8 +1,8 @@
 /**
  * The AI SDK's UI message chunks as a draft's deltas, and back. `chunkDelta`
- * gives what a chunk adds to the stored reply: text, reasoning, a finished tool
- * call or its result (a tool's input while it streams, sources, files and data
- * parts are not kept in the draft). `skipStored` passes only what a replayed
+ * gives what a chunk adds to the stored reply: text, reasoning, a file, a finished
+ * tool call or its result (a tool's input while it streams, sources and data
+ * parts, which ADK has no part for, are not kept in the draft). `skipStored` passes only what a replayed
  * stream adds beyond what a draft already holds, by counting: the replay is the
  * same stream from its start, so each stored part's characters are skipped, then
  * the rest is new. `storedChunks` turns a stored draft back into chunks, for a
@@ -15,6 +15,7 @@ import type { UIMessageChunk } from 'ai';
 import { isPlainObject } from '../core/json.js';
 import type { DraftDelta } from '../index.js';
 import type { Content, Part } from '../types.js';
+import { partFromAdk, partToAdk } from './parts.js';
 
 /** What `chunk` adds to the draft, if anything; `names` keeps each tool call's name for its result. */
 export function chunkDelta(chunk: UIMessageChunk, names: Map<string, string>): DraftDelta | undefined {
@@ -36,6 +37,8 @@ export function chunkDelta(chunk: UIMessageChunk, names: Map<string, string>): D
       return result(chunk.toolCallId, names, isPlainObject(chunk.output) ? chunk.output : { result: chunk.output });
     case 'tool-output-error':
       return result(chunk.toolCallId, names, { error: chunk.errorText });
+    case 'file':
+      return { parts: partToAdk({ type: 'file', url: chunk.url, mediaType: chunk.mediaType }).adk };
     default:
       return undefined;
   }
@@ -144,6 +147,10 @@ export function storedChunks(content: Content): { chunks: UIMessageChunk[]; open
         input,
         dynamic: true,
       });
+    }
+    if (part.inlineData || part.fileData) {
+      const { url, mediaType } = partFromAdk({ type: 'file' }, [part]) as { url: string; mediaType: string };
+      chunks.push({ type: 'file', url, mediaType });
     }
     const response = part.functionResponse;
     if (response?.id !== undefined && names.has(response.id)) {

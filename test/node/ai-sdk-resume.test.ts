@@ -222,6 +222,50 @@ for (const replay of [true, false]) {
   }, 60_000);
 }
 
+it('keeps a file the reply streamed through a cut at any chunk, once, when the stream resumes or the reply is kept', async () => {
+  const png =
+    'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+  const withFile: UIMessageChunk[] = [
+    { type: 'start', messageId: 'a1' },
+    { type: 'text-start', id: 't1' },
+    { type: 'text-delta', id: 't1', delta: 'Here it is: ' },
+    { type: 'text-end', id: 't1' },
+    { type: 'file', url: png, mediaType: 'image/png' },
+    { type: 'text-start', id: 't2' },
+    { type: 'text-delta', id: 't2', delta: 'a cat.' },
+    { type: 'text-end', id: 't2' },
+    { type: 'finish' },
+  ];
+  const file = { type: 'file', mediaType: 'image/png', url: png };
+  const whole = [{ type: 'text', text: 'Here it is: ' }, file, { type: 'text', text: 'a cat.' }];
+  const partsOf = (m: UIMessage | undefined) => m?.parts.map((p) => ('text' in p ? { type: p.type, text: p.text } : p));
+  // From the chunk after the file on, the cut-off reply holds it.
+  for (let cut = 5; cut < withFile.length - 1; cut++) {
+    for (const replay of [true, false]) {
+      const indexedDB = new IDBFactory();
+      await cutOff(indexedDB, cut, replay, withFile);
+      const store = storeOn(indexedDB);
+      const chat = persistChat(store, key);
+      const partial = (await chat.load())[1];
+      expect([cut, partsOf(partial)?.[1]]).toEqual([cut, file]);
+      const server = resumableServer(cut, replay, withFile);
+      const stream = await chat.transport(server).reconnectToStream({ chatId: key.sessionId });
+      const message = await shown(stream as ReadableStream<UIMessageChunk>);
+      expect([cut, replay, partsOf(message)]).toEqual([cut, replay, whole]);
+      await chat.onFinish({ message });
+      expect([cut, partsOf((await persistChat(store, key).load())[1])]).toEqual([cut, whole]);
+      await store.close();
+    }
+  }
+  // Kept instead: the file stays in the cut-off message.
+  const indexedDB = new IDBFactory();
+  await cutOff(indexedDB, 6, true, withFile);
+  const store = storeOn(indexedDB);
+  const chat = persistChat(store, key);
+  await chat.keepDraft(replyDraftOf((await chat.load())[1] as UIMessage)?.draftId as string);
+  expect(partsOf((await persistChat(store, key).load())[1])).toEqual([{ type: 'text', text: 'Here it is: ' }, file]);
+}, 60_000);
+
 it('leaves a reply interrupted, to keep or drop, when the server has no stream to resume', async () => {
   const indexedDB = new IDBFactory();
   await cutOff(indexedDB, 7, true);
