@@ -1,7 +1,7 @@
 /**
  * The AI SDK's UI message chunks as a draft's deltas, and back. `chunkDelta`
- * gives what a chunk adds to the stored reply: text, reasoning, a file, a finished
- * tool call or its result (a tool's input while it streams, sources and data
+ * gives what a chunk adds to the stored reply: text, reasoning, a file (up to
+ * `MAX_DRAFT_FILE_URL`), a finished tool call or its result (a tool's input while it streams, sources and data
  * parts, which ADK has no part for, are not kept in the draft). `skipStored` passes only what a replayed
  * stream adds beyond what a draft already holds, by counting: the replay is the
  * same stream from its start, so each stored part's characters are skipped, then
@@ -16,6 +16,9 @@ import { isPlainObject } from '../core/json.js';
 import type { DraftDelta } from '../index.js';
 import type { Content, Part } from '../types.js';
 import { partFromAdk, partToAdk } from './parts.js';
+
+/** The longest file URL (a `data:` URL holds the file) a draft keeps: 1 MiB of characters. */
+export const MAX_DRAFT_FILE_URL = 1024 * 1024;
 
 /** What `chunk` adds to the draft, if anything; `names` keeps each tool call's name for its result. */
 export function chunkDelta(chunk: UIMessageChunk, names: Map<string, string>): DraftDelta | undefined {
@@ -38,6 +41,8 @@ export function chunkDelta(chunk: UIMessageChunk, names: Map<string, string>): D
     case 'tool-output-error':
       return result(chunk.toolCallId, names, { error: chunk.errorText });
     case 'file':
+      // A larger file would crowd the draft's writes (each at most a record's size); the finished message still holds it.
+      if (chunk.url.length > MAX_DRAFT_FILE_URL) return undefined;
       return { parts: partToAdk({ type: 'file', url: chunk.url, mediaType: chunk.mediaType }).adk };
     default:
       return undefined;

@@ -18,6 +18,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, expect, it } from 'vitest';
 import { INTERRUPTED_TOOL_ERROR, persistChat, replyDraftOf } from '../../src/ai-sdk/index.js';
+import { MAX_DRAFT_FILE_URL } from '../../src/ai-sdk/reply-chunks.js';
 import type { StoreChange } from '../../src/index.js';
 import { closeStores, key, storeOn } from '../ai-sdk/stores.js';
 
@@ -265,6 +266,28 @@ it('keeps a file the reply streamed through a cut at any chunk, once, when the s
   await chat.keepDraft(replyDraftOf((await chat.load())[1] as UIMessage)?.draftId as string);
   expect(partsOf((await persistChat(store, key).load())[1])).toEqual([{ type: 'text', text: 'Here it is: ' }, file]);
 }, 60_000);
+
+it('leaves a file over MAX_DRAFT_FILE_URL out of the draft, and stores it with the finished message', async () => {
+  const big = `data:image/png;base64,${'A'.repeat(MAX_DRAFT_FILE_URL)}`;
+  const chunks: UIMessageChunk[] = [
+    { type: 'start', messageId: 'a1' },
+    { type: 'file', url: big, mediaType: 'image/png' },
+    { type: 'text-start', id: 't' },
+    { type: 'text-delta', id: 't', delta: 'A large picture.' },
+    { type: 'text-end', id: 't' },
+    { type: 'finish' },
+  ];
+  const indexedDB = new IDBFactory();
+  await cutOff(indexedDB, 5, true, chunks);
+  const store = storeOn(indexedDB);
+  expect((await store.drafts.list(key))[0]?.content.parts).toEqual([{ text: 'A large picture.' }]);
+  const chat = persistChat(store, key);
+  const stream = await chat.transport(resumableServer(5, true, chunks)).reconnectToStream({ chatId: key.sessionId });
+  const message = await shown(stream as ReadableStream<UIMessageChunk>);
+  await chat.onFinish({ message });
+  const stored = (await persistChat(store, key).load())[1];
+  expect(stored?.parts.map((p) => (p.type === 'file' ? p.url === big : p.type))).toEqual([true, 'text']);
+});
 
 it('leaves a reply interrupted, to keep or drop, when the server has no stream to resume', async () => {
   const indexedDB = new IDBFactory();
