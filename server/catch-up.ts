@@ -9,8 +9,8 @@ import type { ChangeLog, NewRow, UserKey } from './log.js';
 
 /**
  * How often, at most, a user's log is compared with ADK's tables for writes made around the server
- * (`AdkComparison`: ADK's sessions of the user, and counts where they moved): started by a pull, which does not
- * wait for it, or by an open change stream's timer.
+ * (`AdkComparison`: ADK's sessions of the user, and counts where they moved): started by a pull,
+ * which does not wait for it, or by an open change stream's timer.
  */
 export const RECHECK_MS = 5_000;
 

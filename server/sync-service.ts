@@ -275,11 +275,11 @@ export class SyncService {
   /**
    * The first use of a user in this process catches the log up with ADK's tables (see `underUser`)
    * before answering. After that, at most every `RECHECK_MS`, the log's sessions and event counts
-   * are compared with ADK's beside the request, not in its way (`AdkComparison`: a full comparison
-   * reads all of the user's rows, seconds for a large user), one comparison per user at a time; a difference catches
-   * up again and pokes the user's streams: writers that reach ADK's tables around the server (ADK's
-   * dev UI, a Runner not run through `runExclusive`) are heard on a pull after it, and by open
-   * change streams within about `RECHECK_MS`.
+   * are compared with ADK's beside the request, not in its way (`AdkComparison`: a full
+   * comparison reads all of the user's rows, seconds for a large user), one comparison per user at
+   * a time; a difference catches up again and pokes the user's streams: writers that reach ADK's
+   * tables around the server (ADK's dev UI, a Runner not run through `runExclusive`) are heard on a
+   * pull after it, and by open change streams within about `RECHECK_MS`.
    */
   private async caughtUp(user: UserKey): Promise<void> {
     const key = userLock(user);

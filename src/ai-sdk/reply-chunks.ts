@@ -1,9 +1,10 @@
 /**
  * The AI SDK's UI message chunks as a draft's deltas, and back. `chunkDelta`
  * gives what a chunk adds to the stored reply: text, reasoning, a file (up to
- * `MAX_DRAFT_FILE_URL`), a finished tool call or its result (a tool's input while it streams, sources and data
- * parts, which ADK has no part for, are not kept in the draft). `skipStored` passes only what a replayed
- * stream adds beyond what a draft already holds, by counting: the replay is the
+ * `MAX_DRAFT_FILE_URL`), a finished tool call or its result (a tool's input
+ * while it streams, and sources and data parts, which ADK has no part for, are
+ * not kept in the draft). `skipStored` passes only what a replayed stream adds
+ * beyond what a draft already holds, by counting: the replay is the
  * same stream from its start, so each stored part's characters are skipped, then
  * the rest is new. `storedChunks` turns a stored draft back into chunks, for a
  * stream that continues a reply the SDK has not seen the start of: its last
@@ -41,7 +42,8 @@ export function chunkDelta(chunk: UIMessageChunk, names: Map<string, string>): D
     case 'tool-output-error':
       return result(chunk.toolCallId, names, { error: chunk.errorText });
     case 'file':
-      // A larger file would crowd the draft's writes (each at most a record's size); the finished message still holds it.
+      // A larger file would crowd the draft's writes (each at most a record's size); the
+      // finished message still holds it.
       if (chunk.url.length > MAX_DRAFT_FILE_URL) return undefined;
       return { parts: partToAdk({ type: 'file', url: chunk.url, mediaType: chunk.mediaType }).adk };
     default:
