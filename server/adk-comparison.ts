@@ -13,14 +13,12 @@
  * (a push committing between the reads): they cost a catch-up that finds nothing.
  */
 import type { Sql } from './database.js';
-import type { UserKey } from './log.js';
+import { ChangeLog, inChunks, type UserKey } from './log.js';
 
 /** How long an agreement stands in for a full comparison. */
 export const FULL_MS = 60_000;
 /** Users whose agreement is kept, the most recently compared: beyond, the least recent compare fully again. */
 const USERS_KEPT = 1_000;
-/** Ids per `IN (...)` list. */
-const CHUNK = 200;
 
 interface Agreement {
   /** When the full comparison it stems from ran, epoch ms. */
@@ -35,11 +33,14 @@ const timeOf = (v: unknown): string => (v instanceof Date ? String(v.getTime()) 
 
 export class AdkComparison {
   private readonly agreed = new Map<string, Agreement>();
+  private readonly log: ChangeLog;
 
   constructor(
     private readonly sql: Sql,
     private readonly fullMs = FULL_MS,
-  ) {}
+  ) {
+    this.log = new ChangeLog(sql);
+  }
 
   /** Whether the log and ADK's tables hold different sessions or event counts for `user`. */
   async differs(user: UserKey): Promise<boolean> {
@@ -55,7 +56,7 @@ export class AdkComparison {
       this.keep(key, { at: (before as Agreement).at, times });
       return false;
     }
-    const logged = await this.loggedPositions(user, ids);
+    const logged = await this.log.livePositions(user, ids);
     const counted = await this.adkCounts(user, ids);
     const checked = ids ?? [...new Set([...times.keys(), ...logged.keys()])];
     const differs = checked.some(
@@ -78,42 +79,17 @@ export class AdkComparison {
     return new Map(rows.map((r) => [String(r.id), timeOf(r.update_time)]));
   }
 
-  /** The sessions the log holds as existing (of `ids`, or all), each with its last row's position. */
-  private async loggedPositions({ appName, userId }: UserKey, ids?: string[]): Promise<Map<string, number>> {
-    const rows = await this.inChunks(ids, (among, params) =>
-      this.sql(
-        `SELECT c.session_id, c.kind, c.pos FROM sync_changes c WHERE c.app_name = ? AND c.user_id = ?${among('c.session_id')} AND c.seq = (SELECT max(d.seq) FROM sync_changes d WHERE d.app_name = c.app_name AND d.user_id = c.user_id AND d.session_id = c.session_id)`,
-        [appName, userId, ...params],
-      ),
-    );
-    return new Map(rows.filter((r) => r.kind !== 'deleted').map((r) => [String(r.session_id), num(r.pos)]));
-  }
-
   /** How many events ADK holds for each session (of `ids`, or all) that has any. */
   private async adkCounts({ appName, userId }: UserKey, ids?: string[]): Promise<Map<string, number>> {
     // No join with `sessions`: with a freshly filled table's stale statistics, Postgres planned
     // it as a nested loop over every event, seconds for 30,000 of them.
-    const rows = await this.inChunks(ids, (among, params) =>
+    const rows = await inChunks(ids, (among, chunk) =>
       this.sql(
         `SELECT session_id, count(*) AS n FROM events WHERE app_name = ? AND user_id = ?${among('session_id')} GROUP BY session_id`,
-        [appName, userId, ...params],
+        [appName, userId, ...chunk],
       ),
     );
     return new Map(rows.map((r) => [String(r.session_id), num(r.n)]));
-  }
-
-  /** `read` once for all (`ids` undefined) or once per chunk of `ids`, its rows together. */
-  private async inChunks(
-    ids: string[] | undefined,
-    read: (among: (column: string) => string, params: string[]) => Promise<Record<string, unknown>[]>,
-  ): Promise<Record<string, unknown>[]> {
-    if (!ids) return read(() => '', []);
-    const rows: Record<string, unknown>[] = [];
-    for (let i = 0; i < ids.length; i += CHUNK) {
-      const chunk = ids.slice(i, i + CHUNK);
-      rows.push(...(await read((column) => ` AND ${column} IN (${chunk.map(() => '?').join(', ')})`, chunk)));
-    }
-    return rows;
   }
 }
 

@@ -31,6 +31,28 @@ export interface NewRow {
 }
 
 const num = (v: unknown): number => Number(v);
+type Row = Record<string, unknown>;
+
+/** Ids per `IN (...)` list. */
+const CHUNK = 200;
+
+/**
+ * `read`'s rows for `ids`, read a chunk of them at a time: `among(column)` is the condition
+ * `AND column IN (...)` for the chunk, whose ids `read` passes after its own parameters. Without
+ * `ids`, one read with no condition.
+ */
+export async function inChunks(
+  ids: string[] | undefined,
+  read: (among: (column: string) => string, chunk: string[]) => Promise<Row[]>,
+): Promise<Row[]> {
+  if (!ids) return read(() => '', []);
+  const rows: Row[] = [];
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const chunk = ids.slice(i, i + CHUNK);
+    rows.push(...(await read((column) => ` AND ${column} IN (${chunk.map(() => '?').join(', ')})`, chunk)));
+  }
+  return rows;
+}
 
 export class ChangeLog {
   constructor(private readonly sql: Sql) {}
@@ -88,23 +110,19 @@ export class ChangeLog {
     }
   }
 
-  private async eventRows(
+  private eventRows(
     { appName, userId }: UserKey,
     sessionId: string,
     head: Head,
     ids: string[],
     columns: string,
-  ): Promise<Record<string, unknown>[]> {
-    const out: Record<string, unknown>[] = [];
-    for (let i = 0; i < ids.length; i += 200) {
-      const chunk = ids.slice(i, i + 200);
-      const rows = await this.sql(
-        `SELECT event_id, ${columns} FROM sync_changes WHERE app_name = ? AND user_id = ? AND session_id = ? AND kind = 'event' AND seq > ? AND event_id IN (${chunk.map(() => '?').join(', ')})`,
+  ): Promise<Row[]> {
+    return inChunks(ids, (among, chunk) =>
+      this.sql(
+        `SELECT event_id, ${columns} FROM sync_changes WHERE app_name = ? AND user_id = ? AND session_id = ? AND kind = 'event' AND seq > ?${among('event_id')}`,
         [appName, userId, sessionId, head.since, ...chunk],
-      );
-      out.push(...rows);
-    }
-    return out;
+      ),
+    );
   }
 
   /**
@@ -175,13 +193,15 @@ export class ChangeLog {
     return num(top?.seq ?? 0);
   }
 
-  /** Ids of the sessions the log holds as existing. */
-  async liveSessions({ appName, userId }: UserKey): Promise<Set<string>> {
-    const rows = await this.sql(
-      'SELECT c.session_id, c.kind FROM sync_changes c WHERE c.app_name = ? AND c.user_id = ? AND c.kind <> ? AND c.seq = (SELECT max(d.seq) FROM sync_changes d WHERE d.app_name = c.app_name AND d.user_id = c.user_id AND d.session_id = c.session_id)',
-      [appName, userId, 'x'],
+  /** The sessions the log holds as existing (of `ids`, or all), each with its last row's position. */
+  async livePositions({ appName, userId }: UserKey, ids?: string[]): Promise<Map<string, number>> {
+    const rows = await inChunks(ids, (among, chunk) =>
+      this.sql(
+        `SELECT c.session_id, c.kind, c.pos FROM sync_changes c WHERE c.app_name = ? AND c.user_id = ?${among('c.session_id')} AND c.seq = (SELECT max(d.seq) FROM sync_changes d WHERE d.app_name = c.app_name AND d.user_id = c.user_id AND d.session_id = c.session_id)`,
+        [appName, userId, ...chunk],
+      ),
     );
-    return new Set(rows.filter((r) => r.kind !== 'deleted').map((r) => String(r.session_id)));
+    return new Map(rows.filter((r) => r.kind !== 'deleted').map((r) => [String(r.session_id), num(r.pos)]));
   }
 
   /** The shared state scopes ADK holds, unprefixed; `{}` when absent. */

@@ -339,11 +339,11 @@ export class SyncService {
 
   private async reconcile(user: UserKey, section: Section, done: { cursor: number }): Promise<void> {
     const log = new ChangeLog(section.sql);
-    const live = await log.liveSessions(user);
+    const live = await log.livePositions(user);
     const { sessions } = await this.sessions.listSessions(user);
     const rows: NewRow[] = [];
     const inAdk = new Set(sessions.map((s) => s.id));
-    for (const id of live) {
+    for (const id of live.keys()) {
       if (!inAdk.has(id))
         rows.push({ kind: 'deleted', sessionId: id, pos: 0, eventId: null, ts: Date.now(), data: {} });
     }
