@@ -125,8 +125,14 @@ function withCallsAnswered(parts: MessagePart[]): MessagePart[] {
   const answered = new Set(parts.flatMap((p) => (p.type === 'tool-result' ? [p.toolCallId] : [])));
   return parts.flatMap((part): MessagePart[] => {
     if (part.type !== 'tool-call' || answered.has(part.id)) return [part];
-    const content = JSON.stringify({ error: INTERRUPTED_TOOL_ERROR });
-    const result = { type: 'tool-result' as const, toolCallId: part.id, name: part.name, content };
-    return [part, { ...result, state: 'error', error: INTERRUPTED_TOOL_ERROR }];
+    const answer: MessagePart = {
+      type: 'tool-result',
+      toolCallId: part.id,
+      name: part.name,
+      content: JSON.stringify({ error: INTERRUPTED_TOOL_ERROR }),
+      state: 'error',
+      error: INTERRUPTED_TOOL_ERROR,
+    };
+    return [part, answer];
   });
 }

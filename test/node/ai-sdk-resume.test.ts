@@ -86,6 +86,12 @@ async function shown(stream: ReadableStream<UIMessageChunk>): Promise<UIMessage>
   return last as UIMessage;
 }
 
+/** What `useChat` shows of the reply once `chat`'s transport reconnects to `server`. */
+async function resumed(chat: ReturnType<typeof persistChat>, server: ChatTransport<UIMessage>): Promise<UIMessage> {
+  const stream = await chat.transport(server).reconnectToStream({ chatId: key.sessionId });
+  return shown(stream as ReadableStream<UIMessageChunk>);
+}
+
 const textOf = (message: UIMessage | undefined) => message?.parts.map((p) => ('text' in p ? p.text : p.type));
 
 it('shows a reply cut off by a reload as far as it was stored, marked interrupted, and keeps it once', async () => {
@@ -199,8 +205,7 @@ for (const replay of [true, false]) {
       });
       const chat = persistChat(store, key);
       await chat.load();
-      const stream = await chat.transport(resumableServer(cut, replay)).reconnectToStream({ chatId: key.sessionId });
-      const message = await shown(stream as ReadableStream<UIMessageChunk>);
+      const message = await resumed(chat, resumableServer(cut, replay));
       expect([cut, message.id, textOf(message)]).toEqual([cut, 'a1', fullParts.map((p) => p.text)]);
       // The draft holds the whole reply once, before the save replaces it.
       await expect
@@ -249,9 +254,7 @@ it('keeps a file the reply streamed through a cut at any chunk, once, when the s
       const chat = persistChat(store, key);
       const partial = (await chat.load())[1];
       expect([cut, partsOf(partial)?.[1]]).toEqual([cut, file]);
-      const server = resumableServer(cut, replay, withFile);
-      const stream = await chat.transport(server).reconnectToStream({ chatId: key.sessionId });
-      const message = await shown(stream as ReadableStream<UIMessageChunk>);
+      const message = await resumed(chat, resumableServer(cut, replay, withFile));
       expect([cut, replay, partsOf(message)]).toEqual([cut, replay, whole]);
       await chat.onFinish({ message });
       expect([cut, partsOf((await persistChat(store, key).load())[1])]).toEqual([cut, whole]);
@@ -282,8 +285,7 @@ it('leaves a file over MAX_DRAFT_FILE_URL out of the draft, and stores it with t
   const store = storeOn(indexedDB);
   expect((await store.drafts.list(key))[0]?.content.parts).toEqual([{ text: 'A large picture.' }]);
   const chat = persistChat(store, key);
-  const stream = await chat.transport(resumableServer(5, true, chunks)).reconnectToStream({ chatId: key.sessionId });
-  const message = await shown(stream as ReadableStream<UIMessageChunk>);
+  const message = await resumed(chat, resumableServer(5, true, chunks));
   await chat.onFinish({ message });
   const stored = (await persistChat(store, key).load())[1];
   expect(stored?.parts.map((p) => (p.type === 'file' ? p.url === big : p.type))).toEqual([true, 'text']);
