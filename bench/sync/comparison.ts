@@ -8,6 +8,7 @@ import { AdkComparison } from '../../server/adk-comparison.js';
 import { openDatabase } from '../../server/database.js';
 import { ChangeLog, type NewRow } from '../../server/log.js';
 import { postgresBin, startPostgres } from '../../test/sync/postgres.js';
+import { median } from '../stats.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -46,7 +47,6 @@ for (let s = 0; s < SESSIONS; s++) {
 }
 await database.sql('ANALYZE');
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 async function timed(label: string, before: () => Promise<AdkComparison>) {
   const ms: number[] = [];
   for (let r = 0; r < 5; r++) {
