@@ -12,7 +12,14 @@ import { describe, expect, it } from 'vitest';
 import { badCalls, CLIENT_TEMPLATES, HOST_TEMPLATES } from '../../reliability/bad-inputs.js';
 import { dumpStore } from '../../reliability/dump.js';
 import { prototypeFingerprint } from '../../reliability/fingerprint.js';
-import { fuzzClient, fuzzCrossField, newFuzzStats, oddButValid, seedStore } from '../../reliability/fuzz-run.js';
+import {
+  fuzzClient,
+  fuzzCrossField,
+  newFuzzStats,
+  oddButValid,
+  seedStore,
+  within,
+} from '../../reliability/fuzz-run.js';
 import {
   applyMessage,
   exchange,
@@ -28,17 +35,23 @@ function prefixed(codes: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(codes).map(([k, v]) => [`rejected.${k}`, v]));
 }
 
-function workerFingerprint(worker: Worker): Promise<string> {
-  return new Promise((resolve) => {
-    const onMessage = (event: MessageEvent): void => {
-      const fingerprint = (event.data as { fingerprint?: string })?.fingerprint;
-      if (fingerprint === undefined) return;
-      worker.removeEventListener('message', onMessage);
-      resolve(fingerprint);
-    };
-    worker.addEventListener('message', onMessage);
-    worker.postMessage({ probe: 'fingerprint' });
-  });
+/** The probe worker's prototype fingerprint; a worker that does not answer in 10 s fails the test with `when`. */
+function workerFingerprint(worker: Worker, when: string): Promise<string> {
+  return within(
+    10_000,
+    `the probe worker's fingerprint ${when}`,
+    () =>
+      new Promise((resolve) => {
+        const onMessage = (event: MessageEvent): void => {
+          const fingerprint = (event.data as { fingerprint?: string })?.fingerprint;
+          if (fingerprint === undefined) return;
+          worker.removeEventListener('message', onMessage);
+          resolve(fingerprint);
+        };
+        worker.addEventListener('message', onMessage);
+        worker.postMessage({ probe: 'fingerprint' });
+      }),
+  );
 }
 
 /**
@@ -122,9 +135,11 @@ describe('bad-input fuzzing', () => {
       const { client } = dedicatedClient(dbName);
       const worker = new Worker(new URL('./fixtures/probe-worker.ts', import.meta.url), { type: 'module' });
       try {
-        const { seed, universe } = await seedStore(client);
-        const before = await dumpStore(client, universe);
-        const clean = await workerFingerprint(worker);
+        // Every wait here is bounded and named: an engine that loses one message fails in seconds
+        // with the step it lost, not at the 10-minute test timeout with none.
+        const { seed, universe } = await within(30_000, 'seeding the store', () => seedStore(client));
+        const before = await within(30_000, 'the dump before', () => dumpStore(client, universe));
+        const clean = await workerFingerprint(worker, 'before the fuzz');
         expect(clean).toBe(prototypeFingerprint());
         const hello = (await exchange(worker, applyMessage('hello', { dbName }), 10_000)) as {
           value?: { ok?: boolean };
@@ -166,12 +181,12 @@ describe('bad-input fuzzing', () => {
           envelopes++;
           worker.postMessage(data);
         }
-        expect(await workerFingerprint(worker), 'the worker realm was polluted').toBe(clean);
+        expect(await workerFingerprint(worker, 'after the fuzz'), 'the worker realm was polluted').toBe(clean);
         const app = (await exchange(worker, applyMessage('getAppState', { appName: seed.appName }), 10_000)) as {
           value?: unknown;
         };
         expect(app.value).toEqual({ ok: true, value: { a: 1 } });
-        expect(await dumpStore(client, universe)).toBe(before);
+        expect(await within(30_000, 'the dump after', () => dumpStore(client, universe))).toBe(before);
         report(`fuzz ${engineName}, raw messages to a worker`, {
           seed: scale.seed,
           malformed: stats.tried,
