@@ -71,6 +71,7 @@ export function replyDrafts(store: ReplyDraftStore, session: () => Promise<Sessi
   ): ReadableStream<UIMessageChunk> => {
     const names = new Map<string, string>();
     let held: Promise<DraftWriter | undefined> | undefined;
+    let refused = false;
     const get = (messageId?: string) => {
       held ??= writer(messageId);
       return held;
@@ -87,8 +88,18 @@ export function replyDrafts(store: ReplyDraftStore, session: () => Promise<Sessi
           }
           const delta = chunkDelta(named, names);
           const fresh = delta && skip(delta);
-          // Each append waits on the same promise, so they land in the order the chunks came.
-          if (fresh) void get().then((w) => w?.append(fresh));
+          // Each append waits on the same promise, so they land in the order the chunks came. One the
+          // draft refuses (ended, or larger than a write) ends its appends: it stays a prefix of the
+          // reply, never one with a hole; the finished message holds everything.
+          if (fresh)
+            void get().then((w) => {
+              if (!w || refused) return;
+              try {
+                w.append(fresh);
+              } catch {
+                refused = true;
+              }
+            });
         },
       }),
     );

@@ -2,12 +2,18 @@
  * The writer of one draft, in the tab that streams it. Appends are folded into
  * its content at once and written together: the first append after a write
  * starts a clock of `maxLossMs`, and what arrived by then goes as one chunk.
- * Writes run one at a time in order, each numbered; a failed one keeps its
- * appends, ahead of newer ones, for the next. `finish` waits for the write in
+ * Writes run one at a time in order, each numbered, and none larger than one
+ * event may be (`MAX_RECORD_SIZE`): what piled up beyond that goes in several.
+ * A failed write keeps its appends, ahead of newer ones, for the next; so a
+ * delta the store would refuse whatever comes after it (not JSON, or larger
+ * than an event) is refused by `append` itself, or it would fail every write
+ * after it. `finish` waits for the write in
  * flight, then hands the final event to the session front, which stores it and
  * removes the draft in one transaction.
  */
 import { InvalidInputError } from '../core/errors.js';
+import { checkJson, EVENT_JSON } from '../core/json.js';
+import { MAX_RECORD_SIZE } from '../core/limits.js';
 import type { DraftDelta, DraftWriter, FinishDraftOptions } from '../public/drafts.js';
 import type { AppendEventRequest, Content, Event, Session } from '../public/sessions.js';
 import { foldDelta, joinDeltas } from './content.js';
@@ -32,6 +38,8 @@ export class Writer implements DraftWriter {
   readonly content: Content;
   error: Error | undefined;
   private pending: DraftDelta[] = [];
+  /** The JSON size of each pending delta, as the store measures a write. */
+  private sizes: number[] = [];
   private firstPendingAt = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private writing: Promise<void> | undefined;
@@ -63,9 +71,11 @@ export class Writer implements DraftWriter {
       );
     }
     const copy = checkedDelta(delta);
+    const size = sizeOf(copy);
     foldDelta(this.content.parts as NonNullable<Content['parts']>, copy);
     if (this.pending.length === 0) this.firstPendingAt = Date.now();
     this.pending.push(copy);
+    this.sizes.push(size);
     this.preview.appended(copy);
     this.schedule();
   }
@@ -96,9 +106,17 @@ export class Writer implements DraftWriter {
 
   private async writePending(): Promise<void> {
     while (this.pending.length > 0 && !this.ended) {
-      const taken = this.pending;
-      const upTo = this.preview.count;
-      this.pending = [];
+      // As many deltas as one write may hold: the array's brackets, and each delta with its comma.
+      let take = 0;
+      for (let size = 2; take < this.pending.length; take++) {
+        size += (this.sizes[take] as number) + 1;
+        if (take > 0 && size > MAX_RECORD_SIZE) break;
+      }
+      const taken = this.pending.slice(0, take);
+      const takenSizes = this.sizes.slice(0, take);
+      const upTo = this.preview.count - (this.pending.length - take);
+      this.pending = this.pending.slice(take);
+      this.sizes = this.sizes.slice(take);
       try {
         const { session, writer } = this.head;
         await this.backend.writeDraft({
@@ -113,6 +131,7 @@ export class Writer implements DraftWriter {
         });
       } catch (error) {
         this.pending = [...taken, ...this.pending];
+        this.sizes = [...takenSizes, ...this.sizes];
         this.error = error instanceof Error ? error : new Error(String(error));
         throw this.error;
       }
@@ -183,6 +202,7 @@ export class Writer implements DraftWriter {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.pending = [];
+    this.sizes = [];
     this.preview.end();
     this.letGo();
   }
@@ -212,4 +232,19 @@ function checkedDelta(delta: DraftDelta): DraftDelta {
     ...(thought === undefined ? {} : { thought }),
     ...(copied === undefined ? {} : { parts: copied }),
   };
+}
+
+/** The size the store counts for `delta` in a write; refuses one no write could hold. */
+function sizeOf(delta: DraftDelta): number {
+  const measure = { size: 0 };
+  const problem = checkJson(delta, measure, EVENT_JSON);
+  if (problem)
+    throw new InvalidInputError(
+      `append: delta${problem.path.length ? `.${problem.path.join('.')}` : ''}: ${problem.why}`,
+    );
+  // A write is an array: its brackets and this delta's comma come on top.
+  if (measure.size + 3 > MAX_RECORD_SIZE) {
+    throw new InvalidInputError(`append: delta is larger than the ${MAX_RECORD_SIZE}-character limit of one write`);
+  }
+  return measure.size;
 }

@@ -120,7 +120,10 @@ export interface DraftWriter {
   readonly content: Content;
   /** Why the last write failed (a full disk, a closed store); the appends it held are kept and written with the next. */
   readonly error: Error | undefined;
-  /** Adds to the draft. Throws `InvalidInputError` once the draft is finished or dropped. */
+  /**
+   * Adds to the draft. Throws `InvalidInputError` once the draft is finished or dropped, and for a
+   * delta no write could hold (not JSON, or larger than `MAX_RECORD_SIZE`), which is left out.
+   */
   append(delta: DraftDelta): void;
   /** Writes what was appended and not yet written; rejects with the write's typed error. */
   flush(): Promise<void>;

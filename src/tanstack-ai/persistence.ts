@@ -73,6 +73,8 @@ interface Open {
   /** Begun once there is something to write. */
   writer?: Promise<DraftWriter>;
   parts: ReplyParts;
+  /** Its draft refused a delta (larger than one write): nothing more is appended, so it stays a prefix. */
+  refused?: boolean;
 }
 
 /** What this page knows of one chat's session. */
@@ -189,7 +191,13 @@ export function chatClientPersistence(
       if (t.open === open) t.open = undefined;
       throw error;
     }
-    for (const delta of deltas) writer.append(delta);
+    if (open.refused) return;
+    try {
+      for (const delta of deltas) writer.append(delta);
+    } catch (error) {
+      open.refused = true;
+      throw error;
+    }
     if (writer.error) throw writer.error;
   };
 

@@ -8,7 +8,7 @@ import type { ChatTransport, UIMessage, UIMessageChunk } from 'ai';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, expect, it } from 'vitest';
 import { persistChat } from '../../src/ai-sdk/index.js';
-import type { StoreChange } from '../../src/index.js';
+import { MAX_RECORD_SIZE, type StoreChange } from '../../src/index.js';
 import { closeStores, key, storeOn } from '../ai-sdk/stores.js';
 
 afterEach(closeStores);
@@ -131,4 +131,29 @@ it('lets the draft of a reply the SDK finished empty (a failed request) go, inte
   const [draft] = await store.drafts.list(key);
   expect([draft?.interrupted, draft?.content.parts]).toEqual([true, [{ text: 'Greet ', thought: true }]]);
   expect((await store.getSession(key))?.events.map((e) => e.id)).toEqual(['u1']);
+});
+
+it('keeps the draft a prefix of the reply when it refuses a delta (larger than one write), and passes the stream on', async () => {
+  const store = storeOn(new IDBFactory());
+  const chat = persistChat(store, key);
+  const { transport, push } = manualTransport();
+  const reader = await send(chat, transport);
+  const huge = 'x'.repeat(MAX_RECORD_SIZE);
+  const chunks: UIMessageChunk[] = [
+    { type: 'start', messageId: 'a1' },
+    { type: 'text-start', id: 't' },
+    { type: 'text-delta', id: 't', delta: 'Hello' },
+    { type: 'text-delta', id: 't', delta: huge },
+    { type: 'text-delta', id: 't', delta: ', Ada' },
+  ];
+  for (const chunk of chunks) {
+    push(chunk);
+    expect((await reader.read()).value).toEqual(chunk);
+  }
+  // Nothing after the refused delta is written: a later one would leave a hole where it was.
+  await expect
+    .poll(async () => (await store.drafts.list(key)).map((d) => d.content.parts), { timeout: 2000 })
+    .toEqual([[{ text: 'Hello' }]]);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect((await store.drafts.list(key)).map((d) => d.content.parts)).toEqual([[{ text: 'Hello' }]]);
 });

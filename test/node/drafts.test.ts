@@ -17,6 +17,7 @@ import {
   IndexedDbSessionService,
   InvalidInputError,
   MAX_DRAFTS_PER_SESSION,
+  MAX_RECORD_SIZE,
   QuotaExceededError,
   type Session,
   type SessionStore,
@@ -169,10 +170,14 @@ describe.each(storeKinds('drafts'))('drafts, %s', (_kind, open) => {
     expect(() => draft.append({ text: 3 } as never)).toThrow(InvalidInputError);
     expect(() => draft.append({ parts: 'no' } as never)).toThrow(InvalidInputError);
     expect(() => draft.append(null as never)).toThrow(InvalidInputError);
-    // A part the store refuses (not JSON) fails the write, typed; the writer keeps it and says why.
-    draft.append({ parts: [{ text: 'x', extra: Number.NaN } as never] });
-    await expect(draft.flush()).rejects.toBeInstanceOf(InvalidInputError);
-    expect(draft.error).toBeInstanceOf(InvalidInputError);
+    // Not JSON: no write could hold it, so append refuses it, and the draft goes on without it.
+    expect(() => draft.append({ parts: [{ text: 'x', extra: Number.NaN } as never] })).toThrow(
+      /delta\.parts\.0\.extra/,
+    );
+    draft.append({ text: 'after' });
+    await draft.flush();
+    expect(draft.error).toBeUndefined();
+    expect(draft.content.parts).toEqual([{ text: 'after' }]);
   });
 });
 
@@ -193,6 +198,22 @@ describe('drafts across tabs', () => {
       [0, 1, 2].map((w) => [{ text: tokens.slice(w * 100, w * 100 + 100).join('') }]),
     );
     expect(text((await a.drafts.list(key))[0])).toBe(tokens.join(''));
+  });
+
+  it('splits what piled up beyond the size of one write into several, and refuses a delta no write could hold', async () => {
+    const { a, indexedDB, dbName } = twoTabs();
+    const session = await a.createSession(key);
+    const draft = await a.drafts.begin({ session, maxLossMs: 60_000 });
+    const third = MAX_RECORD_SIZE / 3;
+    const pieces = ['a', 'b', 'c'].map((c) => c.repeat(third));
+    for (const piece of pieces) draft.append({ text: piece });
+    expect(() => draft.append({ text: 'd'.repeat(MAX_RECORD_SIZE) })).toThrow(InvalidInputError);
+    await draft.flush();
+    expect(draft.error).toBeUndefined();
+    // Two of the three fit one write with room to spare; the third alone makes the second.
+    const chunks = await rawChunks(indexedDB, dbName);
+    expect(chunks.map((c) => c.deltas)).toEqual([[{ text: pieces.slice(0, 2).join('') }], [{ text: pieces[2] }]]);
+    expect(text((await a.drafts.list(key))[0])).toBe(pieces.join(''));
   });
 
   it('writes within maxLossMs of an append without a flush', async () => {

@@ -13,6 +13,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   type DraftDelta,
   IndexedDbSessionService,
+  InvalidInputError,
+  MAX_RECORD_SIZE,
   QuotaExceededError,
   type SessionStore,
   type SessionStoreError,
@@ -220,6 +222,35 @@ describe('a failed write', () => {
     await persistence.flush(threadId);
     const events = (await store.getSession(key))?.events ?? [];
     expect(events.map((e) => e.content?.parts?.[0]?.text)).toEqual(['Hi!', 'Hello']);
+  });
+});
+
+describe('a delta no draft write could hold', () => {
+  it('reaches onError typed, and leaves the draft a prefix of the reply: nothing after it is appended', async () => {
+    const store = new IndexedDbSessionService({ indexedDB: new IDBFactory(), IDBKeyRange, dbName: 'tanstack-huge' });
+    opened.push(store);
+    const heard: SessionStoreError[] = [];
+    const persistence = chatClientPersistence(store, {
+      appName: 'chat',
+      userId: 'ada',
+      maxLossMs: 0,
+      onError: (error) => heard.push(error),
+    });
+    const { connection, push } = feed();
+    const chat = client(persistence, connection);
+    void chat.sendMessage('Hi!');
+    push(...start(), text('Hello'));
+    await expect
+      .poll(async () => (await store.drafts.list(key)).map((d) => d.content.parts))
+      .toEqual([[{ text: 'Hello' }]]);
+    push(text('x'.repeat(MAX_RECORD_SIZE)));
+    await expect.poll(() => heard.map((e) => e.constructor)).toEqual([InvalidInputError]);
+    push(text(', Ada'));
+    await expect
+      .poll(() => chat.getMessages().at(-1)?.parts.at(-1))
+      .toMatchObject({ content: expect.stringMatching(/, Ada$/) });
+    await persistence.flush(threadId).catch(() => {});
+    expect((await store.drafts.list(key)).map((d) => d.content.parts)).toEqual([[{ text: 'Hello' }]]);
   });
 });
 
