@@ -7,6 +7,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { IndexedDbSessionService } from '../src/index.js';
 import { deepFreeze } from '../src/live/frozen.js';
 import { makeEvent } from '../test/contract/contract.js';
+import { median } from './stats.js';
 
 const EVENTS = 10_000;
 const store = new IndexedDbSessionService({ dbName: 'freeze', indexedDB: new IDBFactory() });
@@ -18,7 +19,6 @@ for (let i = 0; i < EVENTS; i += 500) {
   );
   await store.appendEvents({ session, events });
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const reads: number[] = [];
 const freezes: number[] = [];
 for (let run = 0; run < 7; run++) {

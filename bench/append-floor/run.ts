@@ -16,6 +16,7 @@ import path from 'node:path';
 import { chromium } from 'playwright';
 import { createServer } from 'vite';
 import { chromiumArgs, chromiumPath } from '../../scripts/engines/index.js';
+import { median } from '../stats.js';
 import { type FloorTimes, STATE_CASES, type StateTimes, WAYS } from './shapes.js';
 
 const option = (flag: string, fallback: number): number => {
@@ -29,7 +30,6 @@ const sessions = option('--sessions', 100);
 const events = option('--events', 100);
 const appends = option('--appends', 200);
 const stateOnly = process.argv.includes('--state-only');
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
 const root = path.resolve(import.meta.dirname, '../..');
 const server = await createServer({

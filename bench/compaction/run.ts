@@ -11,6 +11,7 @@ import path from 'node:path';
 import { chromium } from 'playwright';
 import { createServer } from 'vite';
 import { chromiumArgs, chromiumPath } from '../../scripts/engines/index.js';
+import { median } from '../stats.js';
 import type { CompactionRead } from './page.js';
 
 const option = (flag: string, fallback: number): number => {
@@ -48,7 +49,6 @@ try {
   await page.evaluate(() => window.compactionBench.read()); // warm-up
   const runs: CompactionRead[] = [];
   for (let rep = 0; rep < reps; rep++) runs.push(await page.evaluate(() => window.compactionBench.read()));
-  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
   const last = runs.at(-1) as CompactionRead;
   const full = median(runs.map((r) => r.fullMs));
   const latest = median(runs.map((r) => r.latestMs));

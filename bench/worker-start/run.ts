@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright';
 import { chromiumArgs, chromiumPath } from '../../scripts/engines/index.js';
+import { median } from '../stats.js';
 import { importMapScript, serve } from './serve.js';
 
 const args = process.argv.slice(2);
@@ -123,7 +124,6 @@ try {
       read[i]?.push(r.read);
     }
   }
-  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
   const ms = (x: number): string => `${x.toFixed(1)} ms`;
   console.log(`${reps} repetitions after ${warmUp} warm-ups; an empty module worker answers in ${ms(median(floor))}`);
   const ratio = (xs: number[][], i: number): string =>
