@@ -130,6 +130,11 @@ describe('bad-input fuzzing', () => {
 
   it(
     'answers raw Comlink messages posted to a worker with typed errors, and is neither crashed nor polluted',
+    // One retry in WebKitGTK only: there, twice in some sixty full runs, one message between this page
+    // and a worker went unanswered (under WebDriver, on a loaded machine; not reproduced in 14 runs of
+    // the file and 2 of the suite under load). Each wait is bounded and named, so such a run fails in
+    // seconds, and the retry must pass the whole test again: a defect of the store fails both.
+    { timeout: scale.timeoutMs, retry: engineName === 'webkit' ? 1 : 0 },
     async () => {
       const dbName = uniqueDbName('fuzz-raw');
       const { client } = dedicatedClient(dbName);
@@ -201,6 +206,5 @@ describe('bad-input fuzzing', () => {
         await deleteDatabase(dbName);
       }
     },
-    scale.timeoutMs,
   );
 });
