@@ -12,7 +12,7 @@
  * removes the draft in one transaction.
  */
 import { InvalidInputError } from '../core/errors.js';
-import { checkJson, EVENT_JSON } from '../core/json.js';
+import { checkJson, EVENT_JSON, formatPath } from '../core/json.js';
 import { MAX_RECORD_SIZE } from '../core/limits.js';
 import type { DraftDelta, DraftWriter, FinishDraftOptions } from '../public/drafts.js';
 import type { AppendEventRequest, Content, Event, Session } from '../public/sessions.js';
@@ -37,9 +37,8 @@ export type FinishAppend = (request: AppendEventRequest, draftId: string) => Pro
 export class Writer implements DraftWriter {
   readonly content: Content;
   error: Error | undefined;
-  private pending: DraftDelta[] = [];
-  /** The JSON size of each pending delta, as the store measures a write. */
-  private sizes: number[] = [];
+  /** The appends not written yet, each with its JSON size as the store measures a write. */
+  private pending: { delta: DraftDelta; size: number }[] = [];
   private firstPendingAt = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private writing: Promise<void> | undefined;
@@ -74,8 +73,7 @@ export class Writer implements DraftWriter {
     const size = sizeOf(copy);
     foldDelta(this.content.parts as NonNullable<Content['parts']>, copy);
     if (this.pending.length === 0) this.firstPendingAt = Date.now();
-    this.pending.push(copy);
-    this.sizes.push(size);
+    this.pending.push({ delta: copy, size });
     this.preview.appended(copy);
     this.schedule();
   }
@@ -108,15 +106,15 @@ export class Writer implements DraftWriter {
     while (this.pending.length > 0 && !this.ended) {
       // As many deltas as one write may hold: the array's brackets, and each delta with its comma.
       let take = 0;
-      for (let size = 2; take < this.pending.length; take++) {
-        size += (this.sizes[take] as number) + 1;
+      let size = 2;
+      for (const append of this.pending) {
+        size += append.size + 1;
         if (take > 0 && size > MAX_RECORD_SIZE) break;
+        take++;
       }
       const taken = this.pending.slice(0, take);
-      const takenSizes = this.sizes.slice(0, take);
       const upTo = this.preview.count - (this.pending.length - take);
       this.pending = this.pending.slice(take);
-      this.sizes = this.sizes.slice(take);
       try {
         const { session, writer } = this.head;
         await this.backend.writeDraft({
@@ -126,12 +124,11 @@ export class Writer implements DraftWriter {
           draftId: this.id,
           writer,
           seq: this.seq,
-          deltas: joinDeltas(taken),
+          deltas: joinDeltas(taken.map((p) => p.delta)),
           appends: upTo,
         });
       } catch (error) {
         this.pending = [...taken, ...this.pending];
-        this.sizes = [...takenSizes, ...this.sizes];
         this.error = error instanceof Error ? error : new Error(String(error));
         throw this.error;
       }
@@ -202,7 +199,6 @@ export class Writer implements DraftWriter {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.pending = [];
-    this.sizes = [];
     this.preview.end();
     this.letGo();
   }
@@ -238,10 +234,7 @@ function checkedDelta(delta: DraftDelta): DraftDelta {
 function sizeOf(delta: DraftDelta): number {
   const measure = { size: 0 };
   const problem = checkJson(delta, measure, EVENT_JSON);
-  if (problem)
-    throw new InvalidInputError(
-      `append: delta${problem.path.length ? `.${problem.path.join('.')}` : ''}: ${problem.why}`,
-    );
+  if (problem) throw new InvalidInputError(`append: ${formatPath(['delta', ...problem.path])}: ${problem.why}`);
   // A write is an array: its brackets and this delta's comma come on top.
   if (measure.size + 3 > MAX_RECORD_SIZE) {
     throw new InvalidInputError(`append: delta is larger than the ${MAX_RECORD_SIZE}-character limit of one write`);

@@ -172,7 +172,7 @@ describe.each(storeKinds('drafts'))('drafts, %s', (_kind, open) => {
     expect(() => draft.append(null as never)).toThrow(InvalidInputError);
     // Not JSON: no write could hold it, so append refuses it, and the draft goes on without it.
     expect(() => draft.append({ parts: [{ text: 'x', extra: Number.NaN } as never] })).toThrow(
-      /delta\.parts\.0\.extra/,
+      /delta\.parts\[0\]\.extra/,
     );
     draft.append({ text: 'after' });
     await draft.flush();
